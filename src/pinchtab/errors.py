@@ -65,3 +65,9 @@ class Timeout(PinchtabError):
 class NotReady(PinchtabError):
     status = 503
     default_code = "not_ready"
+
+
+class PageScriptError(BrowserError):
+    """A script pinchtab ran in the page threw (message holds the JavaScript exception)."""
+
+    default_code = "script_error"

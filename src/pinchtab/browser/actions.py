@@ -1,0 +1,384 @@
+"""Actions on a tab by ref, CSS selector or coordinates, with real input events.
+
+A click scrolls the element into view, checks that nothing covers its visible centre, then sends
+mouse events there through ``Input.dispatchMouseEvent``. A ref whose node is gone raises
+``StaleRef``; the caller (``perform``) tries find's intent recovery once before giving up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from pinchtab.browser.keys import char_key, key_events, parse_combo
+from pinchtab.cdp import CDPError
+from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
+
+if TYPE_CHECKING:
+    from pinchtab.browser.tab import Tab
+
+POINTER_KINDS = {"click", "dblclick", "hover"}
+NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck"}
+DEFAULT_SCROLL = 300
+
+
+class StaleRef(NotFound):
+    default_code = "stale_ref"
+
+
+class Occluded(BrowserError):
+    default_code = "element_occluded"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    kind: str
+    ref: str | None = None
+    selector: str | None = None
+    x: float | None = None
+    y: float | None = None
+    text: str | None = None
+    value: str | None = None
+    key: str | None = None
+    pixels: int | None = None
+    direction: str | None = None
+    wait_nav: bool = False
+
+
+@dataclass(frozen=True)
+class Target:
+    backend_id: int | None
+    label: str
+    x: float | None = None
+    y: float | None = None
+
+
+# `this` is the target node. Scrolls it into view when needed, then answers its visible centre in
+# top-frame viewport coordinates and whether another element covers that point.
+POINT_JS = r"""function (checkDisabled) {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el || !el.isConnected) return { stale: true };
+  if (checkDisabled && (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true')) return { disabled: true };
+  const win = el.ownerDocument.defaultView;
+  const inView = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= win.innerHeight && r.right <= win.innerWidth;
+  let rect = el.getBoundingClientRect();
+  if (!inView(rect)) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    rect = el.getBoundingClientRect();
+  }
+  const rects = [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+  if (!rects.length) return { invisible: true };
+  let r = rects[0];
+  const left = Math.max(r.left, 0), right = Math.min(r.right, win.innerWidth);
+  const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, win.innerHeight);
+  if (right <= left || bottom <= top) return { offscreen: true };
+  const cx = (left + right) / 2, cy = (top + bottom) / 2;
+  const root = el.getRootNode();
+  const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(cx, cy);
+  let ok = !!hit && (hit === el || el.contains(hit));
+  if (!ok && hit && el.labels) ok = [...el.labels].some(l => l === hit || l.contains(hit));
+  if (!ok && hit) {  // a hit inside el's shadow tree reports its host
+    for (let h = hit; h; h = h.parentNode || h.host) { if (h === el) { ok = true; break; } }
+  }
+  let by = '';
+  if (!ok && hit) {
+    by = hit.localName + (hit.id ? '#' + hit.id : '') +
+      (typeof hit.className === 'string' && hit.className.trim() ? '.' + hit.className.trim().split(/\s+/).join('.') : '');
+    const t = (hit.innerText || '').trim().replace(/\s+/g, ' ');
+    if (t) by += ' "' + t.slice(0, 40) + '"';
+  }
+  let x = cx, y = cy, w = win;
+  while (w !== w.top) {
+    let fe = null;
+    try { fe = w.frameElement; } catch (e) { fe = null; }
+    if (!fe) break;
+    const fr = fe.getBoundingClientRect();
+    x += fr.left + fe.clientLeft; y += fr.top + fe.clientTop;
+    w = w.parent;
+  }
+  return { x, y, occluded: !ok, by };
+}"""
+
+FOCUS_JS = r"""function () {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el || !el.isConnected) return { stale: true };
+  el.focus({ preventScroll: false });
+  try {
+    if (typeof el.value === 'string' && el.setSelectionRange) el.setSelectionRange(el.value.length, el.value.length);
+  } catch (e) {}
+  const active = el.getRootNode().activeElement || el.ownerDocument.activeElement;
+  return { focused: active === el || el.contains(active) };
+}"""
+
+FILL_JS = r"""function (value) {
+  const el = this;
+  if (!el.isConnected) return { stale: true };
+  if (el.matches(':disabled')) return { disabled: true };
+  el.focus();
+  if (el.isContentEditable) {
+    el.textContent = value;
+    el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
+    return { value: el.textContent };
+  }
+  const tag = el.localName;
+  if (tag !== 'input' && tag !== 'textarea') return { unfillable: tag };
+  if (['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image'].includes(el.type)) return { unfillable: 'input type=' + el.type };
+  // The prototype's setter, not the instance's: frameworks like React track the instance value.
+  const proto = tag === 'textarea' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { value: el.type === 'password' ? '' : el.value };
+}"""
+
+SELECT_JS = r"""function (wanted) {
+  const el = this;
+  if (!el.isConnected) return { stale: true };
+  if (el.localName !== 'select') return { notSelect: el.localName };
+  if (el.disabled) return { disabled: true };
+  const opts = [...el.options];
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  let opt = opts.find(o => o.value === wanted) || opts.find(o => norm(o.text) === norm(wanted)) ||
+    opts.find(o => norm(o.text).toLowerCase() === norm(wanted).toLowerCase());
+  if (!opt) return { missing: true, options: opts.slice(0, 30).map(o => o.value === o.text ? o.value : o.value + ' (' + norm(o.text) + ')') };
+  el.focus();
+  opt.selected = true;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { value: el.value, text: norm(opt.text) };
+}"""
+
+CHECKED_JS = r"""function () {
+  const el = this;
+  if (!el.isConnected) return { stale: true };
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked };
+  const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+  if (a === null) return { uncheckable: el.localName };
+  return { checked: a === 'true' };
+}"""
+
+SCROLL_JS = r"""function (dx, dy) {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el || !el.isConnected) return { stale: true };
+  if (dx === null && dy === null) { el.scrollIntoView({ block: 'center', behavior: 'instant' }); return { scrolledIntoView: true }; }
+  el.scrollBy({ left: dx || 0, top: dy || 0, behavior: 'instant' });
+  return { scrollX: el.scrollLeft, scrollY: el.scrollTop };
+}"""
+
+PAGE_SCROLL_JS = r"""(dx, dy) => {
+  window.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+  return { scrollX: window.scrollX, scrollY: window.scrollY };
+}"""
+
+QUERY_JS = r"""(selector) => document.querySelector(selector)"""
+
+
+def _check_result(res: Any, target: Target) -> dict[str, Any]:
+    if not isinstance(res, dict):
+        return {}
+    if res.get("stale"):
+        raise StaleRef(
+            f"ref {target.label} is stale: its element is no longer in the page - take a new /snapshot",
+        )
+    if res.get("disabled"):
+        raise Conflict(f"element {target.label} is disabled", "element_disabled")
+    return res
+
+
+async def resolve_target(tab: "Tab", spec: ActionSpec) -> Target:
+    if spec.ref:
+        node = tab.refs.get(spec.ref)
+        label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
+        return Target(node.backend_id, label)
+    if spec.selector:
+        try:
+            res = await tab.call_in_world(QUERY_JS, spec.selector, serialization={"serialization": "deep", "maxDepth": 0})
+        except PageScriptError as exc:
+            raise BadRequest(f"invalid CSS selector {spec.selector!r}", "bad_selector") from exc
+        value = res.get("deepSerializedValue", {})
+        if value.get("type") != "node":
+            raise NotFound(f"no element matches selector {spec.selector!r}", "selector_not_found")
+        return Target(value["value"]["backendNodeId"], repr(spec.selector))
+    if spec.x is not None and spec.y is not None:
+        if spec.kind in NEEDS_ELEMENT:
+            raise BadRequest(f"{spec.kind} needs a ref or selector, not coordinates", "missing_target")
+        return Target(None, f"({spec.x:g}, {spec.y:g})", spec.x, spec.y)
+    if spec.kind in ("press", "scroll"):
+        return Target(None, "page")
+    raise BadRequest(f"{spec.kind} needs a ref, a selector or x and y", "missing_target")
+
+
+async def _on_node(tab: "Tab", target: Target, function: str, *args: Any) -> dict[str, Any]:
+    assert target.backend_id is not None
+    try:
+        res = await tab.call_on_node(target.backend_id, function, *args)
+    except CDPError as exc:
+        msg = exc.cdp_message.lower()
+        if "no node" in msg or "could not find node" in msg or "does not belong" in msg:
+            raise StaleRef(f"ref {target.label} is stale: its element is no longer in the page - take a new /snapshot") from exc
+        raise
+    return _check_result(res, target)
+
+
+async def _point(tab: "Tab", target: Target, *, check_disabled: bool) -> tuple[float, float]:
+    if target.backend_id is None:
+        assert target.x is not None and target.y is not None
+        return target.x, target.y
+    res = await _on_node(tab, target, POINT_JS, check_disabled)
+    if res.get("invisible"):
+        raise Conflict(f"element {target.label} is not visible (it has no size on screen)", "element_not_visible")
+    if res.get("offscreen"):
+        raise Conflict(f"element {target.label} is outside the viewport and cannot be scrolled into view", "element_not_visible")
+    if res.get("occluded"):
+        by = f" by {res['by']}" if res.get("by") else ""
+        raise Occluded(f"element is occluded: {target.label} is covered{by}; close the overlay or scroll first")
+    return res["x"], res["y"]
+
+
+async def _mouse(tab: "Tab", x: float, y: float, clicks: int) -> None:
+    events: list[dict[str, Any]] = [{"type": "mouseMoved", "x": x, "y": y}]
+    for count in range(1, clicks + 1):
+        events.append({"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": count})
+        events.append({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": count})
+    # Chromium handles input events in order; sending them together saves round trips.
+    await asyncio.gather(*(tab.send("Input.dispatchMouseEvent", e) for e in events))
+
+
+async def _keys(tab: "Tab", events: list[dict[str, Any]]) -> None:
+    await asyncio.gather(*(tab.send("Input.dispatchKeyEvent", e) for e in events))
+
+
+async def _focus(tab: "Tab", target: Target) -> None:
+    await _on_node(tab, target, FOCUS_JS)
+
+
+async def _do(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any] | None:
+    kind = spec.kind
+    if kind in ("click", "dblclick"):
+        x, y = await _point(tab, target, check_disabled=True)
+        await _mouse(tab, x, y, 2 if kind == "dblclick" else 1)
+        return None
+    if kind == "hover":
+        x, y = await _point(tab, target, check_disabled=False)
+        await tab.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        return None
+    if kind == "focus":
+        await _focus(tab, target)
+        return None
+    if kind == "type":
+        text = spec.text if spec.text is not None else spec.value
+        if text is None:
+            raise BadRequest("type needs text", "missing_text")
+        await _focus(tab, target)
+        events: list[dict[str, Any]] = []
+        for ch in text:
+            events.extend(key_events(char_key(ch)))
+        await _keys(tab, events)
+        return None
+    if kind == "fill":
+        value = spec.value if spec.value is not None else spec.text
+        if value is None:
+            raise BadRequest("fill needs a value", "missing_value")
+        res = await _on_node(tab, target, FILL_JS, value)
+        if "unfillable" in res:
+            if res["unfillable"] == "select":
+                return await _select(tab, target, value)
+            raise BadRequest(f"element {target.label} cannot be filled ({res['unfillable']})", "not_fillable")
+        return None
+    if kind == "select":
+        value = spec.value if spec.value is not None else spec.text
+        if value is None:
+            raise BadRequest("select needs a value (option value or visible text)", "missing_value")
+        return await _select(tab, target, value)
+    if kind == "press":
+        key, modifiers = parse_combo(spec.key or spec.text or "")
+        if target.backend_id is not None:
+            await _focus(tab, target)
+        await _keys(tab, key_events(key, modifiers))
+        return None
+    if kind == "scroll":
+        return await _scroll(tab, spec, target)
+    if kind in ("check", "uncheck"):
+        want = kind == "check"
+        res = await _on_node(tab, target, CHECKED_JS)
+        if "uncheckable" in res:
+            raise BadRequest(f"element {target.label} is not a checkbox, radio or switch", "not_checkable")
+        if res["checked"] != want:
+            x, y = await _point(tab, target, check_disabled=True)
+            await _mouse(tab, x, y, 1)
+            res = await _on_node(tab, target, CHECKED_JS)
+            if res.get("checked") != want:
+                raise BrowserError(f"clicking {target.label} did not {kind} it", "check_failed")
+        return {"checked": want}
+    raise BadRequest(f"unknown action kind {kind!r}", "unknown_kind")
+
+
+async def _select(tab: "Tab", target: Target, value: str) -> dict[str, Any]:
+    res = await _on_node(tab, target, SELECT_JS, value)
+    if "notSelect" in res:
+        raise BadRequest(
+            f"element {target.label} is a <{res['notSelect']}>, not a <select>; click it and then the option",
+            "not_a_select",
+        )
+    if res.get("missing"):
+        raise BadRequest(f"no option {value!r} in {target.label}; options: {', '.join(res['options'])}", "option_not_found")
+    return {"value": res["value"], "text": res["text"]}
+
+
+async def _scroll(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any]:
+    amount = spec.pixels
+    dx = dy = None
+    if amount is not None or spec.direction:
+        amount = DEFAULT_SCROLL if amount is None else amount
+        if spec.direction in ("up", "left"):
+            amount = -abs(amount)
+        elif spec.direction in ("down", "right"):
+            amount = abs(amount)
+        dx, dy = (amount, 0) if spec.direction in ("left", "right") else (0, amount)
+    if target.backend_id is not None:
+        return await _on_node(tab, target, SCROLL_JS, dx, dy)
+    if dx is None:
+        dx, dy = 0, DEFAULT_SCROLL
+    if target.x is not None:
+        await tab.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": target.x, "y": target.y, "deltaX": dx, "deltaY": dy})
+        return {"deltaX": dx, "deltaY": dy}
+    return await tab.eval_in_world(PAGE_SCROLL_JS, dx, dy)
+
+
+async def perform_once(tab: "Tab", spec: ActionSpec, *, timeout_ms: int) -> dict[str, Any]:
+    target = await resolve_target(tab, spec)
+    navigation = tab.next_navigation() if spec.wait_nav else None
+    try:
+        result = await _do(tab, spec, target)
+        if navigation is not None:
+            await tab.wait_for_navigation(timeout_ms=timeout_ms, started=navigation)
+    finally:
+        if navigation is not None and not navigation.done():
+            navigation.cancel()
+    out: dict[str, Any] = {"success": True, "kind": spec.kind}
+    if spec.ref:
+        out["ref"] = spec.ref
+    if result:
+        out["result"] = result
+    return out
+
+
+async def perform(tab: "Tab", spec: ActionSpec, *, timeout_ms: int) -> dict[str, Any]:
+    """Run one action; a stale ref is re-found once through the intent cache."""
+    try:
+        return await perform_once(tab, spec, timeout_ms=timeout_ms)
+    except StaleRef as exc:
+        if not spec.ref:
+            raise
+        from pinchtab.browser.recovery import recover_ref
+
+        recovery = await recover_ref(tab, spec.ref)
+        if recovery is None:
+            raise
+        if not recovery.get("recovered"):
+            raise StaleRef(f"{exc.message}; recovery found no safe match ({recovery.get('reason', '')})") from exc
+        out = await perform_once(tab, replace(spec, ref=recovery["new_ref"]), timeout_ms=timeout_ms)
+        out["ref"] = recovery["new_ref"]
+        out["recovery"] = recovery
+        return out

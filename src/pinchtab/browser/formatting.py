@@ -1,0 +1,183 @@
+"""Snapshot output formats (json, text, compact, yaml), diffs, and the maxTokens budget.
+
+Tokens are estimated as characters / 4. Pure functions: no browser needed to test them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pinchtab.browser.snapshot import Node, Snapshot
+
+CHARS_PER_TOKEN = 4
+FORMATS = ("json", "text", "compact", "yaml")
+
+
+@dataclass
+class Diff:
+    added: list[Node] = field(default_factory=list)
+    changed: list[Node] = field(default_factory=list)
+    removed: list[Node] = field(default_factory=list)
+
+
+def diff_snapshots(previous: Snapshot | None, current: Snapshot) -> Diff:
+    """Nodes are the same node when their backend DOM node ids are equal."""
+    if previous is None:
+        return Diff(added=list(current.nodes))
+    before = {n.backend_id: n for n in previous.nodes if n.backend_id is not None}
+    seen: set[int] = set()
+    out = Diff()
+    for node in current.nodes:
+        old = before.get(node.backend_id) if node.backend_id is not None else None
+        if old is None:
+            out.added.append(node)
+            continue
+        seen.add(node.backend_id)  # type: ignore[arg-type]
+        if old.state() != node.state():
+            out.changed.append(node)
+    out.removed = [n for bid, n in before.items() if bid not in seen]
+    return out
+
+
+def _flags(node: Node) -> list[str]:
+    flags = []
+    if node.focused:
+        flags.append("focused")
+    if node.disabled:
+        flags.append("disabled")
+    if node.checked is not None:
+        flags.append("checked=mixed" if node.checked == "mixed" else ("checked" if node.checked else "unchecked"))
+    if node.pressed is not None:
+        flags.append("pressed" if node.pressed else "not pressed")
+    if node.expanded is not None:
+        flags.append("expanded" if node.expanded else "collapsed")
+    if node.selected:
+        flags.append("selected")
+    if node.required:
+        flags.append("required")
+    return flags
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def text_line(node: Node, *, indent: bool = True, sep: str = " ") -> str:
+    """``e2 textbox "Email" val="a@b.c" [focused]`` (indented two spaces per depth)."""
+    parts = [f"{node.ref}{sep}{node.role}"]
+    if node.name:
+        parts.append(_q(node.name))
+    if node.value is not None and node.value != "":
+        parts.append(f"val={_q(node.value)}")
+    if node.placeholder and not node.value:
+        parts.append(f"placeholder={_q(node.placeholder)}")
+    parts.extend(f"[{f}]" for f in _flags(node))
+    line = " ".join(parts)
+    return ("  " * node.depth + line) if indent else line
+
+
+def yaml_line(node: Node) -> str:
+    """Playwright-style aria YAML: ``- button "Submit" [ref=e1] [disabled]``."""
+    parts = [f"- {node.role}"]
+    if node.name:
+        parts.append(_q(node.name))
+    parts.append(f"[ref={node.ref}]")
+    parts.extend(f"[{f}]" for f in _flags(node))
+    line = " ".join(parts)
+    if node.value:
+        line += f": {_q(node.value)}"
+    return "  " * node.depth + line
+
+
+def _header(snap: Snapshot, fmt: str, count: int) -> list[str]:
+    if fmt == "text":
+        return [f"# {snap.title}", f"# {snap.url}", f"# {count} nodes"]
+    if fmt == "compact":
+        return [f"# {snap.title} | {snap.url} | {count} nodes"]
+    # yaml: comments keep the document valid YAML
+    return [f"# {snap.title}", f"# {snap.url}"]
+
+
+def _line(node: Node, fmt: str) -> str:
+    if fmt == "compact":
+        return text_line(node, indent=False, sep=":")
+    if fmt == "yaml":
+        return yaml_line(node)
+    return text_line(node)
+
+
+def _budget_chars(max_tokens: int | None) -> int | None:
+    return None if max_tokens is None else max_tokens * CHARS_PER_TOKEN
+
+
+def render(snap: Snapshot, fmt: str = "json", *, max_tokens: int | None = None) -> dict[str, Any] | str:
+    """A whole snapshot in ``fmt``: a dict for json, a string otherwise."""
+    budget = _budget_chars(max_tokens)
+    if fmt == "json":
+        nodes, truncated = _cut_json([n.to_json() for n in snap.nodes], budget, base=100 + len(snap.url) + len(snap.title))
+        out: dict[str, Any] = {"url": snap.url, "title": snap.title, "count": len(nodes), "nodes": nodes}
+        if truncated:
+            out["truncated"] = True
+            out["totalCount"] = len(snap.nodes)
+        return out
+    header = _header(snap, fmt, len(snap.nodes))
+    lines, truncated = _cut_lines(header, [_line(n, fmt) for n in snap.nodes], budget)
+    if truncated:
+        lines.append(f"# truncated: {len(snap.nodes) - (len(lines) - len(header))} more nodes "
+                     "(use filter=interactive, selector or a larger maxTokens)")
+    return "\n".join(lines) + "\n"
+
+
+def render_diff(snap: Snapshot, diff: Diff, fmt: str = "json", *, max_tokens: int | None = None) -> dict[str, Any] | str:
+    budget = _budget_chars(max_tokens)
+    if fmt == "json":
+        removed = [{"ref": n.ref, "role": n.role, "name": n.name, "nodeId": n.backend_id} for n in diff.removed]
+        groups = {"added": [n.to_json() for n in diff.added], "changed": [n.to_json() for n in diff.changed], "removed": removed}
+        out: dict[str, Any] = {"url": snap.url, "title": snap.title, "diff": True, "count": len(snap.nodes)}
+        truncated = False
+        remaining = budget
+        for key, items in groups.items():
+            kept, cut = _cut_json(items, remaining, base=0)
+            out[key] = kept
+            truncated = truncated or cut
+            if remaining is not None:
+                remaining = max(remaining - len(json.dumps(kept)), 0)
+        if truncated:
+            out["truncated"] = True
+        return out
+    header = _header(snap, fmt, len(snap.nodes))
+    header.append(f"# diff: {len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed "
+                  "(removed refs are from the previous snapshot)")
+    body = [f"+ {_line(n, fmt).lstrip()}" for n in diff.added]
+    body += [f"~ {_line(n, fmt).lstrip()}" for n in diff.changed]
+    body += [f"- {_line(n, fmt).lstrip()}" for n in diff.removed]
+    lines, truncated = _cut_lines(header, body, budget)
+    if truncated:
+        lines.append("# truncated (use a larger maxTokens)")
+    return "\n".join(lines) + "\n"
+
+
+def _cut_lines(header: list[str], body: list[str], budget: int | None) -> tuple[list[str], bool]:
+    lines = list(header)
+    if budget is None:
+        return lines + body, False
+    used = sum(len(h) + 1 for h in header) + 80  # room for the truncation note
+    for i, line in enumerate(body):
+        used += len(line) + 1
+        if used > budget:
+            return lines, True
+        lines.append(line)
+    return lines, False
+
+
+def _cut_json(items: list[dict[str, Any]], budget: int | None, *, base: int) -> tuple[list[dict[str, Any]], bool]:
+    if budget is None:
+        return items, False
+    used = base
+    for i, item in enumerate(items):
+        used += len(json.dumps(item, ensure_ascii=False, separators=(",", ":"))) + 1
+        if used > budget:
+            return items[:i], True
+    return items, False

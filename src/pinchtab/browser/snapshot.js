@@ -1,0 +1,187 @@
+// Accessibility snapshot walker. Runs in pinchtab's isolated world, so page scripts can neither
+// see nor break it. Roles and names are the ones Chromium computes (computedRole/computedName,
+// enabled by --enable-blink-features=ComputedAccessibilityInfo); it returns
+// [json, elements]: json is {url, title, nodes} (or {url, title, missing} when the selector
+// matches nothing) and elements[i] is the DOM node of nodes[i], which the caller serialises
+// "deep" to read its backendNodeId.
+(function (opts) {
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio',
+    'combobox', 'listbox', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'slider',
+    'spinbutton', 'switch', 'tab', 'treeitem', 'gridcell-interactive']);
+  const SKIP_ROLE = new Set(['', 'generic', 'none', 'presentation', 'rowgroup', 'LineBreak',
+    'strong', 'emphasis', 'mark', 'time', 'code', 'subscript', 'superscript', 'deletion',
+    'insertion', 'abbr', 'Abbr', 'Ruby', 'RubyAnnotation', 'legend', 'caption', 'LabelText']);
+  const SKIP_TAG = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta',
+    'link', 'base']);
+  const LANDMARK = { banner: 'Header', navigation: 'Navigation', contentinfo: 'Footer',
+    complementary: 'Sidebar', main: 'Main', search: 'Search', region: '', dialog: 'Dialog',
+    alertdialog: 'Dialog' };
+  const CONTAINER = new Set(['form', 'group', 'list', 'toolbar', 'menu', 'menubar', 'tablist',
+    'dialog', 'alertdialog', 'navigation', 'radiogroup', 'region', 'table', 'row', 'grid',
+    'tree', 'listbox', 'banner', 'contentinfo', 'complementary', 'search', 'article', 'treegrid',
+    'listitem']);
+  const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'slider', 'spinbutton']);
+  const CHECK_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+  const NAME_MAX = 150;
+  const interactiveOnly = !!opts.interactive;
+  const maxDepth = opts.depth == null ? Infinity : opts.depth;
+
+  const data = [];
+  const elements = [];
+  let focused = document.activeElement;
+  while (focused && focused.shadowRoot && focused.shadowRoot.activeElement) {
+    focused = focused.shadowRoot.activeElement;
+  }
+  let lastHeading = '';
+
+  const clip = (s) => {
+    s = s.replace(/\s+/g, ' ').trim();
+    return s.length > NAME_MAX ? s.slice(0, NAME_MAX - 1) + '\u2026' : s;
+  };
+
+  function emit(node, role, name, depth, ctx) {
+    const d = { r: role, n: name, d: depth };
+    if (ctx.section) d.s = ctx.section;
+    if (ctx.parent) d.p = ctx.parent;
+    if (lastHeading && role !== 'heading') d.h = lastHeading;
+    data.push(d);
+    elements.push(node);
+    return d;
+  }
+
+  function describe(el, role, d) {
+    const tag = el.localName;
+    if (VALUE_ROLES.has(role)) {
+      let v = null;
+      if (tag === 'input' || tag === 'textarea') {
+        v = el.type === 'password' ? '\u2022'.repeat(el.value.length) : el.value;
+      } else if (tag === 'select') {
+        const o = el.selectedOptions && el.selectedOptions[0];
+        v = o ? o.text : '';
+      } else if (el.isContentEditable) {
+        v = el.innerText;
+      } else if (el.hasAttribute('aria-valuenow')) {
+        v = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+      }
+      if (v) d.v = clip(String(v));
+      const ph = el.getAttribute('placeholder');
+      if (ph && ph !== d.n) d.ph = clip(ph);
+    }
+    if (CHECK_ROLES.has(role)) {
+      if (tag === 'input') d.c = el.checked;
+      else { const a = el.getAttribute('aria-checked'); if (a) d.c = a === 'mixed' ? 'mixed' : a === 'true'; }
+    }
+    const pressed = el.getAttribute('aria-pressed');
+    if (pressed === 'true' || pressed === 'false') d.pr = pressed === 'true';
+    if ((el.matches && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true') d.x = true;
+    if (el === focused) d.f = true;
+    const exp = el.getAttribute('aria-expanded');
+    if (exp === 'true' || exp === 'false') d.e = exp === 'true';
+    else if (tag === 'details') d.e = el.open;
+    const sel = el.getAttribute('aria-selected');
+    if (sel === 'true') d.sl = true;
+    else if (tag === 'option' && el.selected) d.sl = true;
+    if (el.getAttribute('aria-required') === 'true' || el.required) d.rq = true;
+    const title = el.getAttribute('title');
+    if (title && title !== d.n) d.t = clip(title);
+  }
+
+  function visitChildren(parent, depth, ctx, owner) {
+    const kids = parent.localName === 'slot' ? parent.assignedNodes({ flatten: true }) : null;
+    if (kids && kids.length) {
+      for (const k of kids) visit(k, depth, ctx, owner);
+      return;
+    }
+    for (let c = parent.firstChild; c; c = c.nextSibling) visit(c, depth, ctx, owner);
+  }
+
+  // owner: the nearest emitted ancestor's record (text already in its name is not repeated).
+  function visit(node, depth, ctx, owner) {
+    if (node.nodeType === 3) {
+      if (interactiveOnly || depth > maxDepth || ctx.quiet) return;
+      const text = clip(node.data);
+      if (!text) return;
+      if (owner && owner.n && owner.n.includes(text)) return;
+      emit(node, 'text', text, depth, ctx);
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const el = node;
+    const tag = el.localName;
+    if (SKIP_TAG.has(tag)) return;
+    if (el.getAttribute('aria-hidden') === 'true' || el.inert) return;
+    if (!el.checkVisibility()) return;
+    let role = el.computedRole || '';
+    if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
+    const hidden = !el.checkVisibility({ visibilityProperty: true });
+    let rec = null;
+    let childCtx = ctx;
+    let childDepth = depth;
+    let childOwner = owner;
+    if (!hidden) {
+      const clickable = SKIP_ROLE.has(role) &&
+        (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
+      const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role)));
+      if (keep && depth <= maxDepth) {
+        let name = clip(el.computedName || '');
+        if (clickable) {
+          role = role || 'generic';
+          if (!name) name = clip(el.innerText || '');
+        }
+        if (role === 'heading') lastHeading = name;
+        rec = emit(el, role, name, depth, ctx);
+        describe(el, role, rec);
+        childDepth = depth + 1;
+        childOwner = rec;
+      }
+      if (CONTAINER.has(role) || role in LANDMARK) {
+        // A table row's name is empty; its cells' text says which row a button belongs to.
+        let label = clip(el.computedName || '');
+        if (!label && role === 'row') label = clip(el.textContent || '').slice(0, 80);
+        const landmark = LANDMARK[role];
+        childCtx = { section: ctx.section, parent: label || ctx.parent, quiet: ctx.quiet };
+        if (landmark !== undefined && (label || landmark)) childCtx.section = label || landmark;
+      }
+    }
+    // Text of a label names its control, and text of a visibility:hidden element is not shown.
+    const quiet = hidden || tag === 'label';
+    if (quiet !== !!ctx.quiet) childCtx = Object.assign({}, childCtx, { quiet: quiet });
+    const start = data.length;
+    if (tag === 'iframe' || tag === 'frame') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      if (doc && doc.body) visit(doc.body, childDepth, childCtx, childOwner);
+      return;
+    }
+    if (el.shadowRoot) visitChildren(el.shadowRoot, childDepth, childCtx, childOwner);
+    else visitChildren(el, childDepth, childCtx, childOwner);
+    if (!rec || INTERACTIVE.has(role) || rec.v) return;
+    const emitted = data.length - start;
+    if (emitted === 0 && !rec.n) {
+      // An empty structural node costs tokens and says nothing.
+      data.pop();
+      elements.pop();
+    } else if (emitted === 1 && data[start].r === 'text' && !rec.n) {
+      // `paragraph "Hello"` instead of a paragraph line and a text line.
+      rec.n = data[start].n;
+      data.pop();
+      elements.pop();
+    } else if (emitted === 1 && (!rec.n || rec.n === data[start].n) && !LANDMARK[role] && role !== 'heading') {
+      // An unnamed wrapper (list item, cell, group) around one node: keep the node only.
+      const only = data[start];
+      only.d = rec.d;
+      data.splice(start - 1, 1);
+      elements.splice(start - 1, 1);
+    }
+  }
+
+  const page = { url: location.href, title: document.title };
+  let root = document.body || document.documentElement;
+  if (opts.selector) {
+    root = document.querySelector(opts.selector);
+    if (!root) return [JSON.stringify(Object.assign(page, { missing: true })), []];
+  }
+  if (root) visit(root, 0, { section: '', parent: '' }, null);
+  page.nodes = data;
+  return [JSON.stringify(page), elements];
+})

@@ -1,0 +1,22 @@
+"""Chrome DevTools Protocol: launcher, connection (pipe or websocket), sessions."""
+
+from pinchtab.cdp.connection import (
+    BrowserGone,
+    CDPError,
+    Connection,
+    PipeTransport,
+    Session,
+    WebSocketTransport,
+)
+from pinchtab.cdp.launcher import ChromeProcess, find_chrome
+
+__all__ = [
+    "BrowserGone",
+    "CDPError",
+    "ChromeProcess",
+    "Connection",
+    "PipeTransport",
+    "Session",
+    "WebSocketTransport",
+    "find_chrome",
+]

@@ -1,0 +1,221 @@
+"""Find and launch Chromium, with a CDP pipe, and stop it without leaving processes behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pinchtab.errors import BrowserError
+
+# Debian's /usr/bin/chromium is a shell wrapper that adds flags; the real binary comes first.
+KNOWN_PATHS = (
+    "/usr/lib/chromium/chromium",
+    "/usr/lib/chromium-browser/chromium-browser",
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/opt/google/chrome/chrome",
+    "/snap/bin/chromium",
+)
+
+BASE_FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+    "--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,BackForwardCache",
+    "--disable-breakpad",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--enable-blink-features=ComputedAccessibilityInfo",
+    "--window-size=1280,800",
+)
+
+# Lines Chromium prints on every headless start here; they never explain a failure.
+_STDERR_NOISE = ("dbus", "DevTools listening", "Fontconfig", "gcm", "google_apis", "ALSA", "Floss", "bluez")
+
+INSTALL_HINT = (
+    "install it with `apt-get install chromium` (or ./scripts/bootstrap.sh), "
+    "or point PINCHTAB_CHROME / browser.binary at a Chrome or Chromium binary"
+)
+
+
+def find_chrome(configured: str | None = None) -> str:
+    """The browser binary: the configured one, then ``PINCHTAB_CHROME``, then known paths."""
+    for candidate, source in ((configured, "browser.binary"), (os.environ.get("PINCHTAB_CHROME"), "PINCHTAB_CHROME")):
+        if candidate:
+            path = shutil.which(candidate) or candidate
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return path
+            raise BrowserError(f"{source} is set to {candidate!r}, which is not an executable file", "chrome_not_found")
+    for path in KNOWN_PATHS:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise BrowserError(f"No Chromium found; {INSTALL_HINT}", "chrome_not_found")
+
+
+@dataclass
+class ChromeProcess:
+    """A running Chromium in its own process group, talking CDP over two pipes."""
+
+    pid: int
+    user_data_dir: Path
+    temporary_profile: bool
+    read_fd: int
+    write_fd: int
+    log_path: Path
+    exited: asyncio.Event = field(default_factory=asyncio.Event)
+    returncode: int | None = None
+    _pidfd: int | None = None
+
+    @classmethod
+    async def launch(
+        cls,
+        binary: str,
+        *,
+        headless: bool = True,
+        user_data_dir: str | Path | None = None,
+        extra_args: Sequence[str] = (),
+    ) -> "ChromeProcess":
+        temporary = user_data_dir is None
+        profile = Path(tempfile.mkdtemp(prefix="pinchtab-chrome-")) if temporary else Path(user_data_dir)
+        profile.mkdir(parents=True, exist_ok=True)
+        log_path = profile / "chrome-stderr.log" if temporary else Path(tempfile.mkstemp(prefix="pinchtab-chrome-", suffix=".log")[1])
+        args = [binary, *BASE_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe"]
+        if headless:
+            args.append("--headless")
+        args.extend(extra_args)
+        args.append("about:blank")
+
+        # Chrome reads commands on fd 3 and writes replies on fd 4.
+        to_chrome_r, to_chrome_w = os.pipe()
+        from_chrome_r, from_chrome_w = os.pipe()
+        log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        try:
+            pid = os.posix_spawn(
+                binary,
+                args,
+                os.environ,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, devnull, 0),
+                    (os.POSIX_SPAWN_DUP2, log_fd, 1),
+                    (os.POSIX_SPAWN_DUP2, log_fd, 2),
+                    (os.POSIX_SPAWN_DUP2, to_chrome_r, 3),
+                    (os.POSIX_SPAWN_DUP2, from_chrome_w, 4),
+                ],
+                setpgroup=0,
+            )
+        except OSError as exc:
+            for fd in (to_chrome_r, to_chrome_w, from_chrome_r, from_chrome_w):
+                os.close(fd)
+            raise BrowserError(f"could not start {binary}: {exc}", "chrome_start_failed") from exc
+        finally:
+            os.close(log_fd)
+            os.close(devnull)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        for fd in (to_chrome_w, from_chrome_r):
+            os.set_inheritable(fd, False)
+        proc = cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path)
+        proc._watch_exit()
+        return proc
+
+    def _watch_exit(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            self._pidfd = os.pidfd_open(self.pid)
+        except OSError:  # old kernels: poll instead
+            loop.create_task(self._poll_exit())
+            return
+        loop.add_reader(self._pidfd, self._reap)
+
+    def _reap(self) -> None:
+        with contextlib.suppress(ChildProcessError):
+            _, status = os.waitpid(self.pid, os.WNOHANG)
+            self.returncode = os.waitstatus_to_exitcode(status) if status else 0
+        if self._pidfd is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        self.exited.set()
+
+    async def _poll_exit(self) -> None:
+        while not self.exited.is_set():
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid, status = self.pid, 0
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status) if status else 0
+                self.exited.set()
+                return
+            await asyncio.sleep(0.2)
+
+    @property
+    def alive(self) -> bool:
+        return not self.exited.is_set()
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines Chromium wrote, without the noise it prints on every start."""
+        try:
+            text = self.log_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        useful = [t for t in text if not any(n in t for n in _STDERR_NOISE)]
+        return " | ".join(useful[-lines:])
+
+    def kill_group(self, sig: int = signal.SIGKILL) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, sig)
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """SIGTERM, wait, then SIGKILL the whole process group; remove a temporary profile."""
+        if self.alive:
+            self.kill_group(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.exited.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+        # Renderers and helpers share the group; make sure none outlives the browser.
+        self.kill_group(signal.SIGKILL)
+        if self.alive:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.exited.wait(), 2.0)
+        self.cleanup()
+
+    def cleanup(self) -> None:
+        if self.temporary_profile:
+            # Chrome may still be flushing files for a moment after exit.
+            for _ in range(3):
+                shutil.rmtree(self.user_data_dir, ignore_errors=True)
+                if not self.user_data_dir.exists():
+                    break
+                time.sleep(0.05)
+        else:
+            with contextlib.suppress(OSError):
+                self.log_path.unlink()

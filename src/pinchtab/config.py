@@ -1,0 +1,149 @@
+"""One configuration model: the JSON file, then environment variables, then CLI flags.
+
+The file is ``$PINCHTAB_CONFIG`` or ``~/.pinchtab/config.json``; keys are camelCase as in the
+HTTP API docs (``server.port``, ``security.allowEvaluate``, ``browser.binary``, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+
+from pinchtab.errors import BadRequest
+
+DEFAULT_PORT = 9867
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class ServerConfig(_Section):
+    port: int = Field(DEFAULT_PORT, ge=1, le=65535)
+    bind: str = "127.0.0.1"
+    token: str | None = None
+    state_dir: str = str(Path.home() / ".pinchtab")
+    default_instance: bool = True
+    instance_port_start: int = Field(9868, ge=1, le=65535)
+
+
+class SecurityConfig(_Section):
+    allow_evaluate: bool = False
+    allow_cookies: bool = False
+    # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).
+    allowed_schemes: list[str] = Field(default_factory=list)
+
+
+class BrowserConfig(_Section):
+    binary: str | None = None
+    headless: bool = True
+    # Chrome user-data dir; a fresh temporary one when unset.
+    profile_dir: str | None = None
+    # Attach to a running Chrome (ws://... or http://host:port) instead of launching one.
+    cdp_url: str | None = None
+    extra_args: list[str] = Field(default_factory=list)
+    navigation_timeout_ms: int = Field(30000, ge=100, le=600000)
+    command_timeout_ms: int = Field(30000, ge=100, le=600000)
+    # Start a new Chromium on the next request when the old one died.
+    auto_restart: bool = True
+
+
+class Config(_Section):
+    server: ServerConfig = Field(default_factory=ServerConfig)
+    security: SecurityConfig = Field(default_factory=SecurityConfig)
+    browser: BrowserConfig = Field(default_factory=BrowserConfig)
+
+    def check_bind(self) -> None:
+        """Refuse to listen beyond loopback without a token."""
+        if self.server.bind not in LOOPBACK_HOSTS and not self.server.token:
+            raise BadRequest(
+                f"refusing to bind {self.server.bind} without a token: set server.token "
+                "(or PINCHTAB_TOKEN), or bind 127.0.0.1",
+                "token_required",
+            )
+
+
+# Environment variable -> (section, field, parser)
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _bool(value: str) -> bool:
+    v = value.strip().lower()
+    if v in _TRUE:
+        return True
+    if v in _FALSE:
+        return False
+    raise ValueError(f"not a boolean: {value!r}")
+
+
+ENV_VARS: dict[str, tuple[str, str, Any]] = {
+    "PINCHTAB_PORT": ("server", "port", int),
+    "PINCHTAB_BIND": ("server", "bind", str),
+    "PINCHTAB_TOKEN": ("server", "token", str),
+    "PINCHTAB_STATE_DIR": ("server", "stateDir", str),
+    "PINCHTAB_DEFAULT_INSTANCE": ("server", "defaultInstance", _bool),
+    "PINCHTAB_ALLOW_EVALUATE": ("security", "allowEvaluate", _bool),
+    "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies", _bool),
+    "PINCHTAB_CHROME": ("browser", "binary", str),
+    "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
+    "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),
+    "PINCHTAB_CDP_URL": ("browser", "cdpUrl", str),
+}
+
+
+def config_path(environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    return Path(env.get("PINCHTAB_CONFIG") or Path.home() / ".pinchtab" / "config.json")
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(
+    overrides: dict[str, Any] | None = None,
+    *,
+    environ: dict[str, str] | None = None,
+    path: str | Path | None = None,
+) -> Config:
+    """File, then environment, then ``overrides`` (nested camelCase dict, e.g. from CLI flags)."""
+    env = os.environ if environ is None else environ
+    file = Path(path) if path else config_path(env)
+    raw: dict[str, Any] = {}
+    if file.is_file():
+        try:
+            raw = json.loads(file.read_text() or "{}")
+        except (OSError, ValueError) as exc:
+            raise BadRequest(f"cannot read config file {file}: {exc}", "bad_config") from exc
+        if not isinstance(raw, dict):
+            raise BadRequest(f"config file {file} must hold a JSON object", "bad_config")
+    elif path:
+        raise BadRequest(f"config file {file} does not exist", "bad_config")
+    for var, (section, key, parse) in ENV_VARS.items():
+        if var in env and env[var] != "":
+            try:
+                value = parse(env[var])
+            except ValueError as exc:
+                raise BadRequest(f"{var}: {exc}", "bad_config") from exc
+            raw = _merge(raw, {section: {key: value}})
+    if overrides:
+        raw = _merge(raw, {s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()})
+    try:
+        return Config.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadRequest(f"invalid config value at {where}: {first['msg']}", "bad_config") from exc

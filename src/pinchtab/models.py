@@ -1,0 +1,152 @@
+"""Request models: the one definition of every parameter of the HTTP API.
+
+The bridge and server routes take these as bodies and queries (they make ``/openapi.json``),
+the MCP tools and the CLI read their descriptions and limits from here, so a parameter is
+described once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.alias_generators import to_camel
+
+MAX_WAIT_MS = 30000
+
+ActionKind = Literal[
+    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck"
+]
+ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
+
+
+class ApiModel(BaseModel):
+    """camelCase on the wire (``tabId``), snake_case in Python (``tab_id``); extra keys ignored."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON body a client sends: camelCase keys, unset fields left out."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+TAB_ID = Field(None, description="Target tab ID (from /tabs). The current tab when omitted.")
+
+
+class TabScoped(ApiModel):
+    tab_id: str | None = TAB_ID
+
+
+class NavigateRequest(TabScoped):
+    url: str = Field(..., description="URL to open: http(s)://..., about:blank, or a bare host (gets https://).")
+    new_tab: bool = Field(False, description="Open the URL in a new tab instead of the current one.")
+    timeout: int | None = Field(None, ge=1, le=600000, description="Navigation timeout in ms (default 30000).")
+    wait_for: Literal["load", "dom", "networkidle", "none"] = Field(
+        "load", description="Answer after the load event (load), DOMContentLoaded (dom), network idle, or at once (none)."
+    )
+    wait_selector: str | None = Field(None, description="Also wait until this CSS selector is present.")
+    block_images: bool = Field(False, description="Do not load images in this tab.")
+    block_media: bool = Field(False, description="Do not load audio, video and fonts in this tab.")
+
+
+class TabRequest(TabScoped):
+    action: Literal["new", "focus", "close"] = Field(..., description="new: open a tab; focus/close: act on tabId.")
+    url: str | None = Field(None, description="URL for a new tab (about:blank when omitted).")
+
+
+class CloseRequest(TabScoped):
+    pass
+
+
+class SnapshotQuery(TabScoped):
+    filter: Literal["interactive", "all"] = Field("all", description="interactive: only elements an agent can act on.")
+    interactive: bool = Field(False, description="Same as filter=interactive.")
+    format: Literal["json", "text", "compact", "yaml"] = Field("json", description="Output format; compact uses fewest tokens.")
+    diff: bool = Field(False, description="Only what was added, changed or removed since this tab's previous snapshot.")
+    selector: str | None = Field(None, description="CSS selector: snapshot only that subtree.")
+    depth: int | None = Field(None, ge=0, le=1000, description="Maximum tree depth.")
+    max_tokens: int | None = Field(None, ge=1, description="Cut the output before it exceeds this many tokens (chars/4).")
+
+
+class ActionRequest(TabScoped):
+    kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
+    ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
+    selector: str | None = Field(None, description="CSS selector, instead of ref.")
+    x: float | None = Field(None, description="Viewport x coordinate, instead of ref/selector.")
+    y: float | None = Field(None, description="Viewport y coordinate, instead of ref/selector.")
+    text: str | None = Field(None, description="Text to type (type), or value to fill/select.")
+    value: str | None = Field(None, description="Value for fill and select (option value, then visible text).")
+    key: str | None = Field(None, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
+    pixels: int | None = Field(None, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
+    direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
+    wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
+
+
+class ActionsRequest(TabScoped):
+    actions: list[ActionRequest] = Field(..., min_length=1, description="Actions run in order; stops at the first failure.")
+
+
+class FindRequest(TabScoped):
+    query: str = Field(..., min_length=1, description="Natural-language description of the element, e.g. 'login button'.")
+    threshold: float = Field(0.3, ge=0.0, le=1.0, description="Minimum similarity score.")
+    top_k: int = Field(3, ge=1, le=100, description="Maximum number of matches to return.")
+    lexical_weight: float | None = Field(None, ge=0.0, le=1.0, description="Override the lexical score weight (default 0.6).")
+    embedding_weight: float | None = Field(None, ge=0.0, le=1.0, description="Override the embedding score weight (default 0.4).")
+    explain: bool = Field(False, description="Add lexical_score, embedding_score and composite to each match.")
+
+
+class TextQuery(TabScoped):
+    mode: Literal["readable", "raw"] = Field("readable", description="readable: main content; raw: all of innerText.")
+    raw: bool = Field(False, description="Same as mode=raw.")
+    max_chars: int | None = Field(None, ge=1, description="Cut the text to this many characters.")
+
+
+class ScreenshotQuery(TabScoped):
+    format: Literal["png", "jpeg"] = Field("png", description="Image format.")
+    quality: int | None = Field(None, ge=0, le=100, description="JPEG quality 0-100 (implies jpeg).")
+    full_page: bool = Field(False, description="Capture the whole page, not just the viewport.")
+    raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
+
+
+class PdfRequest(TabScoped):
+    landscape: bool = Field(False, description="Landscape orientation.")
+    scale: float = Field(1.0, ge=0.1, le=2.0, description="Print scale 0.1-2.0.")
+    page_ranges: str | None = Field(None, description="Pages to include, e.g. '1-3,5'.")
+    print_background: bool = Field(True, description="Print background graphics.")
+    raw: bool = Field(False, description="Answer the PDF bytes instead of JSON with base64.")
+
+
+class EvaluateRequest(TabScoped):
+    expression: str = Field(..., min_length=1, description="JavaScript expression; its JSON value is returned (promises awaited).")
+
+
+class CookiesQuery(TabScoped):
+    url: str | None = Field(None, description="Cookies for this URL (default: the tab's URL).")
+
+
+class Cookie(ApiModel):
+    name: str
+    value: str
+    url: str | None = None
+    domain: str | None = None
+    path: str | None = None
+    expires: float | None = None
+    http_only: bool | None = None
+    secure: bool | None = None
+    same_site: Literal["Strict", "Lax", "None"] | None = None
+
+
+class SetCookiesRequest(TabScoped):
+    url: str | None = Field(None, description="URL the cookies belong to (default: the tab's URL).")
+    cookies: list[Cookie] = Field(..., min_length=1, description="Cookies to set.")
+
+
+class WaitRequest(TabScoped):
+    selector: str | None = Field(None, description="CSS selector to wait for.")
+    text: str | None = Field(None, description="Text to wait for in the page.")
+    timeout: int = Field(10000, ge=0, description="Timeout in ms, default 10000; longer waits are capped at 30000.")
+
+    @field_validator("timeout")
+    @classmethod
+    def _cap(cls, value: int) -> int:
+        return min(value, MAX_WAIT_MS)
