@@ -1,2 +1,90 @@
-def main() -> None:
-    pass
+"""The ``pinchtab`` command."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import click
+
+import pinchtab
+from pinchtab.config import Config, load_config
+from pinchtab.errors import PinchtabError
+
+
+def _config(**flags: Any) -> Config:
+    """Config file, then environment, then the flags given on the command line."""
+    server = {k: flags.get(k) for k in ("port", "bind", "token")}
+    security = {"allowEvaluate": flags.get("allow_evaluate"), "allowCookies": flags.get("allow_cookies")}
+    browser = {"binary": flags.get("chrome"), "profileDir": flags.get("profile_dir"), "cdpUrl": flags.get("cdp_url")}
+    if flags.get("headed"):
+        browser["headless"] = False
+    try:
+        return load_config({"server": server, "security": security, "browser": browser}, path=flags.get("config"))
+    except PinchtabError as exc:
+        raise click.ClickException(exc.message) from exc
+
+
+def _serve(app: Any, config: Config, log_level: str) -> None:
+    import uvicorn
+
+    try:
+        config.check_bind()
+    except PinchtabError as exc:
+        raise click.ClickException(exc.message) from exc
+    uvicorn.run(app, host=config.server.bind, port=config.server.port, log_level=log_level, access_log=False)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(pinchtab.__version__, prog_name="pinchtab")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """pinchtab: browser control for AI agents.
+
+    \b
+    Start the HTTP API on 127.0.0.1:9867 with one headless Chromium:
+      pinchtab bridge
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def server_options(fn: Any) -> Any:
+    options = [
+        click.option("--port", type=int, help="Port to listen on (default 9867, or server.port / PINCHTAB_PORT)."),
+        click.option("--bind", help="Address to bind (default 127.0.0.1; other addresses need a token)."),
+        click.option("--token", help="Require 'Authorization: Bearer TOKEN' on every route but /health."),
+        click.option("--config", "config", type=click.Path(dir_okay=False), help="Config file (default $PINCHTAB_CONFIG or ~/.pinchtab/config.json)."),
+        click.option("--chrome", help="Chrome/Chromium binary (default: PINCHTAB_CHROME, then known paths)."),
+        click.option("--headed", is_flag=True, help="Show the browser window (needs a display)."),
+        click.option("--allow-evaluate", is_flag=True, default=None, help="Enable POST /evaluate."),
+        click.option("--allow-cookies", is_flag=True, default=None, help="Enable GET/POST /cookies."),
+        click.option("--log-level", default="warning", type=click.Choice(["debug", "info", "warning", "error"]), show_default=True),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+@main.command()
+@server_options
+@click.option("--profile-dir", type=click.Path(file_okay=False), help="Chrome user-data dir to keep (default: a fresh temporary one).")
+@click.option("--cdp-url", help="Attach to a running Chrome (ws://... or http://host:port) instead of launching one.")
+def bridge(log_level: str, **flags: Any) -> None:
+    """Serve the HTTP API for one browser (one Chromium over CDP).
+
+    \b
+    Example:
+      pinchtab bridge --port 9867
+      curl -s -X POST localhost:9867/navigate -d '{"url":"https://example.com"}'
+    """
+    from pinchtab.bridge.app import create_app
+
+    config = _config(**flags)
+    logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    _serve(create_app(config), config, log_level)
+
+
+if __name__ == "__main__":
+    main()

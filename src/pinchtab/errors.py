@@ -20,9 +20,11 @@ class PinchtabError(Exception):
         self.code = code or self.default_code
         if status is not None:
             self.status = status
+        # More fields for the error body (e.g. the results before a failed action in a batch).
+        self.extra: dict[str, object] = {}
 
-    def to_dict(self) -> dict[str, str]:
-        return {"error": self.message, "code": self.code}
+    def to_dict(self) -> dict[str, object]:
+        return {"error": self.message, "code": self.code, **self.extra}
 
 
 class BadRequest(PinchtabError, ValueError):

@@ -217,10 +217,15 @@ class Browser:
     # -- tabs ---------------------------------------------------------------------------------
 
     def list_tabs(self) -> list[dict[str, str]]:
-        return [
-            {"id": tid, "url": info.get("url", ""), "title": info.get("title", ""), "type": "page"}
-            for tid, info in self.targets.items()
-        ]
+        out = []
+        for tid, info in self.targets.items():
+            tab = self.tabs.get(tid)
+            # An attached tab read its own location after loading, which can be newer than the
+            # target info Chromium last sent.
+            url = tab.url if tab is not None and tab.url else info.get("url", "")
+            title = tab.title if tab is not None and tab.url else info.get("title", "")
+            out.append({"id": tid, "url": url, "title": title, "type": "page"})
+        return out
 
     async def tab(self, tab_id: str | None) -> Tab:
         """The attached tab ``tab_id`` (None: the current tab)."""

@@ -1,0 +1,1 @@
+"""The bridge: HTTP API for one browser."""

@@ -1,0 +1,1 @@
+"""The browser layer: Browser, Tab, snapshot, actions, content."""

@@ -1,0 +1,137 @@
+"""Shared test fixtures: fixture pages served from 127.0.0.1 and a live bridge with a real Chromium.
+
+The bridge runs in a background thread with its own event loop (real uvicorn, real HTTP), once per
+test session; each test that needs a clean page opens its own tab.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import http.server as http_server
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _QuietHandler(http_server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+@pytest.fixture(scope="session")
+def pages() -> Iterator[str]:
+    """Base URL of the fixture pages (tests/fixtures/pages) on 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(PAGES))
+    server = http_server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+class ServerThread:
+    """An ASGI app served by uvicorn in a thread, for tests that talk real HTTP to it."""
+
+    def __init__(self, app: Any, port: int) -> None:
+        import uvicorn
+
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
+
+    def __enter__(self) -> "ServerThread":
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+def start_bridge(**security: Any) -> ServerThread:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    config = load_config({"security": security}, environ={})
+    return ServerThread(create_app(config), free_port())
+
+
+@pytest.fixture(scope="session")
+def bridge() -> Iterator[str]:
+    """URL of a bridge with evaluate and cookies allowed (tests read page state through it)."""
+    with start_bridge(allowEvaluate=True, allowCookies=True) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def locked_bridge() -> Iterator[str]:
+    """URL of a bridge with the default, locked-down security config."""
+    with start_bridge() as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def http(bridge: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=bridge, timeout=60) as client:
+        yield client
+
+
+@pytest.fixture()
+def tab(http: httpx.Client) -> Iterator[str]:
+    """A fresh tab for one test, closed afterwards."""
+    res = http.post("/tab", json={"action": "new"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
+def js(http: httpx.Client, tab_id: str, expression: str) -> Any:
+    """Evaluate in the page (test helper: checks an action's effect on the page)."""
+    res = http.post(f"/tabs/{tab_id}/evaluate", json={"expression": expression})
+    assert res.status_code == 200, res.text
+    return res.json()["result"]
+
+
+def open_page(http: httpx.Client, tab_id: str, url: str) -> dict[str, Any]:
+    res = http.post(f"/tabs/{tab_id}/navigate", json={"url": url})
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def snap(http: httpx.Client, tab_id: str, **params: Any) -> dict[str, Any]:
+    res = http.get(f"/tabs/{tab_id}/snapshot", params=params)
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def ref_of(snapshot: dict[str, Any], role: str, name: str) -> str:
+    for node in snapshot["nodes"]:
+        if node["role"] == role and node["name"] == name:
+            return node["ref"]
+    raise AssertionError(f"no {role} {name!r} in snapshot: {[(n['role'], n['name']) for n in snapshot['nodes']]}")
