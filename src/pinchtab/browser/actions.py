@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
+from pinchtab.find import classify_error
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -214,8 +215,8 @@ async def _on_node(tab: "Tab", target: Target, function: str, *args: Any) -> dic
     try:
         res = await tab.call_on_node(target.backend_id, function, *args)
     except CDPError as exc:
-        msg = exc.cdp_message.lower()
-        if "no node" in msg or "could not find node" in msg or "does not belong" in msg:
+        kind, _ = classify_error(exc.cdp_message)
+        if kind in ("element_not_found", "element_stale") or "does not belong" in exc.cdp_message:
             raise StaleRef(f"ref {target.label} is stale: its element is no longer in the page - take a new /snapshot") from exc
         raise
     return _check_result(res, target)

@@ -37,6 +37,9 @@ class Browser:
         self._start_lock = asyncio.Lock()
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
+        from pinchtab.find import IntentCache
+
+        self.intents = IntentCache()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -200,6 +203,8 @@ class Browser:
         tid = params.get("targetId")
         self.targets.pop(tid, None)
         tab = self.tabs.pop(tid, None)
+        if tid:
+            self.intents.forget(tid)
         if tab is not None:
             tab.detach()
             if self.connection is not None:

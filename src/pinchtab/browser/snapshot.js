@@ -114,6 +114,8 @@
     let role = el.computedRole || '';
     if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
     const hidden = !el.checkVisibility({ visibilityProperty: true });
+    // Headings give later nodes their context (find's "under Billing") even when not emitted.
+    if (role === 'heading' && !hidden) lastHeading = clip(el.computedName || '');
     let rec = null;
     let childCtx = ctx;
     let childDepth = depth;
@@ -128,7 +130,6 @@
           role = role || 'generic';
           if (!name) name = clip(el.innerText || '');
         }
-        if (role === 'heading') lastHeading = name;
         rec = emit(el, role, name, depth, ctx);
         describe(el, role, rec);
         childDepth = depth + 1;

@@ -109,6 +109,7 @@ class Snapshot:
     nodes: list[Node]
     interactive_only: bool = False
     selector: str | None = None
+    document: int = 0  # Tab.document when taken
     taken_at: float = field(default_factory=time.monotonic)
 
     def __len__(self) -> int:
@@ -169,4 +170,4 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
     if page.get("missing"):
         raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
-                    interactive_only=interactive, selector=selector)
+                    interactive_only=interactive, selector=selector, document=tab.document)

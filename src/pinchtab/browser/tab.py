@@ -49,16 +49,13 @@ class Tab:
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []
         self._blocked_types: tuple[str, ...] = ()
         self._offs: list[Callable[[], None]] = []
-        self._intents: Any = None
+        # Counts main-frame documents, so a cached snapshot knows it belongs to an older page.
+        self.document = 0
 
     @property
     def intents(self) -> Any:
-        """find's intent cache for this tab (query -> matched element), for stale-ref recovery."""
-        if self._intents is None:
-            from pinchtab.find import IntentCache
-
-            self._intents = IntentCache()
-        return self._intents
+        """find's intent cache (shared by the browser's tabs, keyed by tab id)."""
+        return self.browser.intents
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -111,6 +108,7 @@ class Tab:
         self.main_frame_id = frame.get("id", self.main_frame_id)
         self.url = frame.get("url", self.url)
         self._world_id = None
+        self.document += 1
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # An open alert/confirm/prompt blocks the page and every later command: accept it.

@@ -1,0 +1,37 @@
+"""Stale-ref recovery: re-find the element an earlier ``find`` matched, after a re-render.
+
+Only refs that came from ``find`` have an intent to re-match; the new match must clear
+``rematch``'s safety threshold, else the action fails rather than act on a guess.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pinchtab.browser import snapshot
+from pinchtab.find import rematch
+
+if TYPE_CHECKING:
+    from pinchtab.browser.tab import Tab
+
+
+async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
+    """None when there is no intent for ``ref``; else the ``recovery`` object of the response."""
+    intent = tab.intents.lookup(tab.id, ref)
+    if intent is None:
+        return None
+    previous = tab.refs.snapshot
+    # Same filter as the snapshot the agent holds, so refs keep meaning the same kind of list.
+    fresh = await snapshot.capture(tab, interactive=bool(previous and previous.interactive_only))
+    tab.refs.replace(fresh)
+    match = rematch(intent, tab.refs.index)
+    if match is None:
+        return {"recovered": False, "original_ref": ref, "reason": f"no element safely matches {intent.query!r} any more"}
+    tab.intents.record(tab.id, match.ref, intent.query, match.descriptor, match.score, match.confidence)
+    return {
+        "recovered": True,
+        "original_ref": ref,
+        "new_ref": match.ref,
+        "score": match.score,
+        "confidence": match.confidence,
+    }
