@@ -1,0 +1,122 @@
+"""Hashing embedder: a model-free sentence vector for fuzzy similarity.
+
+Features of a piece of text are hashed (stable CRC32, signed) into a fixed number of
+dimensions and the vector is L2-normalised:
+
+* ``w:<stem>``     - each content word (stemmed), weight 1
+* ``c:<concept>``  - synonym concepts, so "log in" and "sign in" share mass
+* ``g:<trigram>``  - character trigrams of each word ("#pas", "pas", ... "rd#"), which
+                     gives typo and sub-word tolerance ("pasword", "config"/"configuration")
+* ``r:<role>``     - the element's role (weakly)
+
+An element's vector mixes its own text (name, aria-label/placeholder/description, value)
+with a little of its context (parent/section); a query's vector is built from its terms.
+Similarity is the (clipped) cosine, computed for all elements at once as one
+matrix-vector product over a prebuilt ``float32`` matrix.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from functools import lru_cache
+from typing import Iterable
+
+import numpy as np
+
+from .lexical import analyze_text
+
+__all__ = ["HashingEmbedder", "DEFAULT_DIM"]
+
+DEFAULT_DIM = 256
+
+
+@lru_cache(maxsize=200_000)
+def _slot(feature: str, dim: int) -> tuple[int, float]:
+    h = zlib.crc32(feature.encode("utf-8"))
+    return (h % dim, 1.0 if (h >> 31) & 1 else -1.0)
+
+
+@lru_cache(maxsize=50_000)
+def _trigrams(st: str) -> tuple[str, ...]:
+    w = f"#{st}#"
+    if len(w) < 3:
+        return ()
+    return tuple(w[i : i + 3] for i in range(len(w) - 2))
+
+
+class HashingEmbedder:
+    """Feature-hashing text embedder (no model, no downloads, deterministic across runs)."""
+
+    def __init__(self, dim: int = DEFAULT_DIM, *, word_weight: float = 1.0, concept_weight: float = 0.7,
+                 trigram_weight: float = 0.6) -> None:
+        if dim < 16:
+            raise ValueError("dim must be >= 16")
+        self.dim = dim
+        self.word_weight = word_weight
+        self.concept_weight = concept_weight
+        self.trigram_weight = trigram_weight
+
+    # -- feature accumulation -------------------------------------------------------------
+    def add_stem(self, acc: dict[int, float], st: str, weight: float) -> None:
+        dim = self.dim
+        i, s = _slot("w:" + st, dim)
+        acc[i] = acc.get(i, 0.0) + s * weight * self.word_weight
+        tris = _trigrams(st)
+        if tris:
+            tw = weight * self.trigram_weight / math.sqrt(len(tris))
+            for t in tris:
+                i, s = _slot("g:" + t, dim)
+                acc[i] = acc.get(i, 0.0) + s * tw
+
+    def add_concept(self, acc: dict[int, float], concept: str, weight: float) -> None:
+        i, s = _slot(concept, self.dim)
+        acc[i] = acc.get(i, 0.0) + s * weight * self.concept_weight
+
+    def add_feature(self, acc: dict[int, float], feature: str, weight: float) -> None:
+        i, s = _slot(feature, self.dim)
+        acc[i] = acc.get(i, 0.0) + s * weight
+
+    def add_text(self, acc: dict[int, float], text: str, weight: float) -> None:
+        if not text or weight <= 0:
+            return
+        keys = analyze_text(text)
+        for st in keys.stems:
+            self.add_stem(acc, st, weight)
+        for c, q in keys.concepts.items():
+            self.add_concept(acc, c, weight * q)
+
+    # -- vectors ----------------------------------------------------------------------------
+    def dense(self, acc: dict[int, float]) -> np.ndarray:
+        v = np.zeros(self.dim, dtype=np.float32)
+        if acc:
+            idx = np.fromiter(acc.keys(), dtype=np.int64, count=len(acc))
+            val = np.fromiter(acc.values(), dtype=np.float32, count=len(acc))
+            v[idx] = val
+            n = float(np.linalg.norm(v))
+            if n > 0:
+                v /= n
+        return v
+
+    def embed(self, text: str) -> np.ndarray:
+        """Vector of a plain piece of text."""
+        acc: dict[int, float] = {}
+        self.add_text(acc, text, 1.0)
+        return self.dense(acc)
+
+    def embed_many(self, texts: Iterable[str]) -> np.ndarray:
+        rows = [self.embed(t) for t in texts]
+        if not rows:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack(rows)
+
+    def matrix(self, accs: list[dict[int, float]]) -> np.ndarray:
+        """Stack feature dicts into an L2-normalised ``(n, dim)`` float32 matrix."""
+        m = np.zeros((len(accs), self.dim), dtype=np.float32)
+        for r, acc in enumerate(accs):
+            if acc:
+                m[r, list(acc.keys())] = list(acc.values())
+        norms = np.linalg.norm(m, axis=1)
+        norms[norms == 0] = 1.0
+        m /= norms[:, None]
+        return m

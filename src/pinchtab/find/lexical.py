@@ -1,0 +1,420 @@
+"""Lexical layer: normalisation, tokens, stems, stop words, synonym/abbreviation concepts,
+role words and typo/prefix tolerance.
+
+Element text and queries go through the same pipeline so that they meet on the same keys:
+
+* ``stem``       - light suffix stripping ("bountied" -> "bounty", "logged" -> "log").
+* ``compound``   - adjacent words joined ("Log Out" also yields "logout", "e-mail" -> "email").
+* ``concept``    - synonym group id (``"c:login"`` for sign in / log in / login ...).
+
+The scoring itself (which is vectorised over an index) lives in :mod:`pinchtab.find.matcher`;
+this module only turns text into those keys, and offers :class:`FuzzyIndex` for typos.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from . import vocab
+
+__all__ = [
+    "normalize",
+    "words",
+    "stem",
+    "TextKeys",
+    "analyze_text",
+    "Unit",
+    "query_units",
+    "FuzzyIndex",
+    "osa_distance",
+    "concepts_of_word",
+    "SYN_QUALITY",
+    "REL_QUALITY",
+]
+
+SYN_QUALITY = 0.9   # query term matched an element through a synonym group
+REL_QUALITY = 0.72  # ... through a looser "related" group
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_DIGIT_SEP = re.compile(r"(?<=\d)[,](?=\d{3}\b)")
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9]+|[#@?$+×]")
+_APOS = re.compile(r"(?<=[a-z])['’](?=[a-z])")
+
+# Words ignored inside phrases ("create an account" == "create account").
+_PHRASE_IGNORABLE = frozenset("a an the my your our this that these those me us its their his her some please".split())
+
+
+@lru_cache(maxsize=65536)
+def normalize(text: str) -> str:
+    """Unicode-normalise, split camelCase, lowercase; keeps word characters and a few symbols."""
+    if not text:
+        return ""
+    t = unicodedata.normalize("NFKC", text)
+    t = _CAMEL.sub(" ", t)
+    t = t.lower().replace("&", " and ").replace("\u00a0", " ").replace("…", " ")
+    t = _APOS.sub("", t)
+    t = t.replace("'s ", " ").replace("’s ", " ")
+    t = _DIGIT_SEP.sub("", t)
+    return t
+
+
+def words(text: str) -> list[str]:
+    """Lowercase word tokens (stop words included)."""
+    return _TOKEN.findall(normalize(text))
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+def _undouble(w: str) -> str:
+    if len(w) >= 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1] not in _VOWELS:
+        return w[:-1]
+    return w
+
+
+@lru_cache(maxsize=65536)
+def stem(w: str) -> str:
+    """Light English stemmer: plurals, -ing, -ed, final -e. Idempotent enough for matching."""
+    if len(w) <= 3 or not w.isalpha() or w in vocab.STEM_EXCEPTIONS:
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "ches", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w in vocab.STEM_EXCEPTIONS:
+        return w
+    if w.endswith("ing") and len(w) >= 6:
+        base = w[:-3]
+        if len(base) >= 3 and any(c in _VOWELS for c in base):
+            w = _undouble(base)
+    elif w.endswith("ed") and len(w) >= 5 and w[-3] != "e":
+        base = w[:-2]
+        if len(base) >= 3 and any(c in _VOWELS for c in base):
+            w = _undouble(base)
+    if len(w) >= 4 and w.endswith("e") and w[-2] not in _VOWELS:
+        w = w[:-1]
+    return w
+
+
+def _phrase_stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(t) for t in words(text) if t not in _PHRASE_IGNORABLE)
+
+
+# ---------------------------------------------------------------------------------------
+# Concept tables, built once at import from vocab.SYNONYMS.
+# ---------------------------------------------------------------------------------------
+_WORD_CONCEPTS: dict[str, dict[str, float]] = {}
+_PHRASES: dict[tuple[str, ...], dict[str, float]] = {}
+_PHRASE_ROLE: dict[tuple[str, ...], str] = {}
+_MAX_PHRASE = 1
+
+
+def _add_concept(table: dict, key, cid: str, q: float) -> None:
+    d = table.setdefault(key, {})
+    if d.get(cid, 0.0) < q:
+        d[cid] = q
+
+
+for _cid, _tier, _members in vocab.SYNONYMS:
+    _q = SYN_QUALITY if _tier == "syn" else REL_QUALITY
+    _cid = "c:" + _cid
+    for _m in _members:
+        _st = _phrase_stems(_m)
+        if not _st:
+            _st = tuple(stem(t) for t in words(_m))
+        if not _st:
+            continue
+        if len(_st) == 1:
+            _add_concept(_WORD_CONCEPTS, _st[0], _cid, _q)
+        else:
+            _add_concept(_PHRASES, _st, _cid, _q)
+            _MAX_PHRASE = max(_MAX_PHRASE, len(_st))
+            # the joined form ("signin", "logout") carries the same concept
+            _add_concept(_WORD_CONCEPTS, "".join(_st), _cid, _q)
+
+for _ph, _role in vocab.ROLE_PHRASES.items():
+    _st = tuple(stem(t) for t in _ph)
+    _PHRASE_ROLE[_st] = _role
+    _MAX_PHRASE = max(_MAX_PHRASE, len(_st))
+
+_STOP_STEMS = frozenset(vocab.STOP_WORDS) | frozenset(stem(w) for w in vocab.STOP_WORDS)
+_ROLE_WORD_STEMS: dict[str, str] = {}
+for _rw in vocab.ROLE_WORDS:
+    _ROLE_WORD_STEMS[stem(_rw)] = _rw
+    _ROLE_WORD_STEMS[_rw] = _rw
+for _rw in ("buttons", "links", "tabs", "fields", "inputs", "boxes", "checkboxes", "dropdowns", "menus", "options",
+            "rows", "cells", "columns", "images", "icons", "toggles", "switches", "radios", "headings", "menuitems"):
+    _ROLE_WORD_STEMS[stem(_rw)] = _ROLE_WORD_STEMS.get(stem(_rw[:-1]), _ROLE_WORD_STEMS.get(stem(_rw[:-2]), stem(_rw)))
+_ROLE_WORD_STEMS = {k: v for k, v in _ROLE_WORD_STEMS.items() if v in vocab.ROLE_WORDS}
+_GENERIC_STEMS = frozenset(stem(w) for w in vocab.GENERIC_WORDS) | frozenset(vocab.GENERIC_WORDS)
+_CONTAINER_STEMS = frozenset(stem(w) for w in vocab.CONTAINER_WORDS) | frozenset(vocab.CONTAINER_WORDS)
+# bonus-only concepts: verbs that say what to do, not which element
+_GENERIC_CONCEPTS = frozenset({"c:enable", "c:disable", "c:open"})
+
+KNOWN_STEMS: frozenset[str] = frozenset(_WORD_CONCEPTS) | frozenset(w for ph in _PHRASES for w in ph)
+
+
+def concepts_of_word(st: str) -> dict[str, float]:
+    return _WORD_CONCEPTS.get(st, {})
+
+
+def is_stop(st: str) -> bool:
+    return st in _STOP_STEMS
+
+
+def role_word(st: str) -> str | None:
+    return _ROLE_WORD_STEMS.get(st)
+
+
+def is_generic(st: str) -> bool:
+    return st in _GENERIC_STEMS
+
+
+def is_container(st: str) -> bool:
+    return st in _CONTAINER_STEMS
+
+
+def _match_phrases(stems: list[str]) -> list[tuple[int, int, dict[str, float] | None, str | None]]:
+    """Greedy longest phrase matches over a stem sequence: (start, end, concepts, role)."""
+    out = []
+    i, n = 0, len(stems)
+    while i < n:
+        hit = None
+        for L in range(min(_MAX_PHRASE, n - i), 1, -1):
+            key = tuple(stems[i : i + L])
+            c = _PHRASES.get(key)
+            r = _PHRASE_ROLE.get(key)
+            if c is not None or r is not None:
+                hit = (i, i + L, c, r)
+                break
+        if hit:
+            out.append(hit)
+            i = hit[1]
+        else:
+            i += 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Element text -> keys
+# ---------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class TextKeys:
+    """Matching keys of one piece of element text."""
+
+    stems: list[str] = field(default_factory=list)          # content stems, in order (no stop words)
+    compounds: set[str] = field(default_factory=set)        # adjacent joins ("logout")
+    concepts: dict[str, float] = field(default_factory=dict)  # concept key -> tier quality
+    bigrams: set[tuple[str, str]] = field(default_factory=set)  # adjacent raw words, for literal checks
+
+    def keys(self) -> set[str]:
+        return set(self.stems) | self.compounds | set(self.concepts)
+
+
+@lru_cache(maxsize=32768)
+def analyze_text(text: str, *, joins: bool = True) -> TextKeys:
+    """Tokens, compounds and concepts of a piece of element text (cached; treat as read-only)."""
+    out = TextKeys()
+    ws = words(text)
+    if not ws:
+        return out
+    all_stems = [stem(w) for w in ws]
+    content = [s for s in all_stems if s not in _STOP_STEMS]
+    fallback = not content  # a name made only of stop words ("To", "From") keeps them
+    if fallback:
+        content = all_stems
+    out.stems = content
+    for st in content:
+        c = _WORD_CONCEPTS.get(st)
+        if c:
+            for k, q in c.items():
+                if out.concepts.get(k, 0.0) < q:
+                    out.concepts[k] = q
+    # phrases (ignorable words dropped, stop words kept: "log in", "sign up")
+    ph_stems = [stem(w) for w in ws if w not in _PHRASE_IGNORABLE]
+    for _s, _e, c, _r in _match_phrases(ph_stems):
+        if c:
+            for k, q in c.items():
+                if out.concepts.get(k, 0.0) < q:
+                    out.concepts[k] = q
+    for i in range(len(ws) - 1):
+        out.bigrams.add((ws[i], ws[i + 1]))
+    if joins and len(ws) > 1:
+        for i in range(len(ws) - 1):
+            a, b = ws[i], ws[i + 1]
+            if a.isalnum() and b.isalnum() and len(a) + len(b) <= 16:
+                j = stem(a + b)
+                out.compounds.add(j)
+                c = _WORD_CONCEPTS.get(j)
+                if c:
+                    for k, q in c.items():
+                        if out.concepts.get(k, 0.0) < q:
+                            out.concepts[k] = q
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Query -> units
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One meaningful piece of a query: a word, a recognised phrase, or a role word."""
+
+    text: str                            # surface words joined by spaces
+    words: tuple[str, ...]               # raw lowercase words
+    stems: tuple[str, ...]               # content stems (for a phrase: its words minus stop words)
+    concepts: tuple[tuple[str, float], ...]  # concept key -> quality
+    joined: str                          # joined stem ("signin") for compound matching
+    role: str | None = None              # role word key (vocab.ROLE_WORDS) if this is a role word/phrase
+    stop: bool = False                   # stop word
+    generic: bool = False                # bonus-only verb/filler
+    container: bool = False              # section/container noun (header, dialog, menu...)
+    phrase: bool = False
+
+
+@lru_cache(maxsize=4096)
+def query_units(query: str) -> tuple[Unit, ...]:
+    """Split a query into units; multi-word synonym and role phrases become single units."""
+    ws = words(query)
+    if not ws:
+        return ()
+    keep = [w for w in ws if w not in _PHRASE_IGNORABLE] or ws
+    stems = [stem(w) for w in keep]
+    matches = {m[0]: m for m in _match_phrases(stems)}
+    units: list[Unit] = []
+    i = 0
+    while i < len(keep):
+        m = matches.get(i)
+        if m is not None:
+            s, e, c, r = m
+            wds = tuple(keep[s:e])
+            sts = tuple(x for x in stems[s:e] if x not in _STOP_STEMS) or tuple(stems[s:e])
+            joined = "".join(stems[s:e])
+            concepts = dict(c or {})
+            jc = _WORD_CONCEPTS.get(joined)
+            if jc:
+                for k, q in jc.items():
+                    concepts[k] = max(concepts.get(k, 0.0), q)
+            generic = bool(concepts) and all(k in _GENERIC_CONCEPTS for k in concepts)
+            units.append(
+                Unit(
+                    text=" ".join(wds), words=wds, stems=sts, concepts=tuple(sorted(concepts.items())), joined=joined,
+                    role=r, phrase=True, generic=generic,
+                )
+            )
+            i = e
+            continue
+        w, st = keep[i], stems[i]
+        concepts = _WORD_CONCEPTS.get(st, {})
+        stop = st in _STOP_STEMS or w in vocab.STOP_WORDS
+        units.append(
+            Unit(
+                text=w, words=(w,), stems=(st,), concepts=tuple(sorted(concepts.items())), joined=st,
+                role=_ROLE_WORD_STEMS.get(st) or _ROLE_WORD_STEMS.get(w), stop=stop,
+                generic=(st in _GENERIC_STEMS or w in vocab.GENERIC_WORDS) and not stop,
+                container=st in _CONTAINER_STEMS,
+            )
+        )
+        i += 1
+    return tuple(units)
+
+
+# ---------------------------------------------------------------------------------------
+# Typos and prefixes
+# ---------------------------------------------------------------------------------------
+def osa_distance(a: str, b: str, limit: int = 2) -> int:
+    """Optimal-string-alignment (Damerau) distance, early exit above ``limit``."""
+    if a == b:
+        return 0
+    la, lb = len(a), len(b)
+    if abs(la - lb) > limit:
+        return limit + 1
+    prev2: list[int] | None = None
+    prev = list(range(lb + 1))
+    for i in range(1, la + 1):
+        cur = [i] + [0] * lb
+        best = cur[0]
+        ai = a[i - 1]
+        for j in range(1, lb + 1):
+            cost = 0 if ai == b[j - 1] else 1
+            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == b[j - 1]:
+                v = min(v, prev2[j - 2] + 1)
+            cur[j] = v
+            if v < best:
+                best = v
+        if best > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[lb]
+
+
+def _deletes(w: str) -> set[str]:
+    return {w[:i] + w[i + 1 :] for i in range(len(w))}
+
+
+class FuzzyIndex:
+    """Symmetric-delete index over a vocabulary: typo (edit distance 1, 2 for long words)
+    and prefix lookups in time independent of the vocabulary size."""
+
+    __slots__ = ("_vocab", "_dels", "_sorted")
+
+    def __init__(self, vocabulary) -> None:
+        self._vocab = {w for w in vocabulary if len(w) >= 3 and w.isalpha()}
+        dels: dict[str, list[str]] = {}
+        for w in self._vocab:
+            if len(w) >= 4:
+                for d in _deletes(w):
+                    dels.setdefault(d, []).append(w)
+        self._dels = dels
+        self._sorted = sorted(self._vocab)
+
+    def __contains__(self, w: str) -> bool:
+        return w in self._vocab
+
+    def typos(self, w: str) -> list[tuple[str, int]]:
+        """Vocabulary words within edit distance 1 (2 for words of 8+ letters)."""
+        if len(w) < 4 or not w.isalpha():
+            return []
+        limit = 2 if len(w) >= 8 else 1
+        cands: set[str] = set(self._dels.get(w, ()))
+        for d in _deletes(w):
+            if d in self._vocab:
+                cands.add(d)
+            cands.update(self._dels.get(d, ()))
+        out = []
+        for c in cands:
+            if c == w or len(c) < 4:
+                continue
+            dist = osa_distance(w, c, limit)
+            if dist <= limit:
+                out.append((c, dist))
+        return out
+
+    def completions(self, prefix: str, limit: int = 8) -> list[str]:
+        """Vocabulary words that start with ``prefix`` (and are longer)."""
+        import bisect
+
+        out = []
+        i = bisect.bisect_right(self._sorted, prefix)
+        while i < len(self._sorted) and len(out) < limit:
+            w = self._sorted[i]
+            if not w.startswith(prefix):
+                break
+            out.append(w)
+            i += 1
+        return out
+
+    def prefixes_of(self, w: str, min_len: int = 3) -> list[str]:
+        """Vocabulary words that are proper prefixes of ``w`` (abbreviations on the page)."""
+        return [w[:k] for k in range(min_len, len(w)) if w[:k] in self._vocab]
+
+
+GLOBAL_FUZZY = FuzzyIndex(w for w in KNOWN_STEMS if len(w) >= 4)

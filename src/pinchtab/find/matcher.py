@@ -1,0 +1,738 @@
+"""Combined matcher: lexical + hashing-embedding scores, merged per element, then the
+query's structure (context, exclusions, positions, relations, ordinals) is applied.
+
+Everything that depends only on the page is built once in :class:`ElementIndex`:
+descriptors, inverted indexes (key -> element rows, for own text and for context), name
+sizes, roles, geometry, a typo index over the page vocabulary and the embedding matrix.
+A query then touches only the postings of its own terms and does a handful of numpy
+operations over the element axis, so ``index.find`` costs the query, not the page.
+
+Scoring, per element (all vectors over the element axis):
+
+* each query term gets a match strength in [0, 1]: exact stem 1, compound 0.95, synonym
+  0.9 (related 0.72), typo 0.8, prefix 0.75, abbreviation 0.7 - times the field weight
+  (name 1, aria-label 0.9, placeholder/description/title 0.8, value 0.55 ...). Words
+  matched only in the element's context (parent, section, ancestors) count 0.55, or fully
+  when the query put them in a context phrase ("in the footer") or they are container
+  nouns ("footer"). Role words match the element's role.
+* lexical = weighted coverage of the query terms (rarer page words weigh a bit more;
+  generic verbs are bonus-only) x (0.8 + 0.2 x share of the element's own name that the
+  query covered) x a mild prior for actionable elements.
+* embedding = cosine of hashed word/concept/trigram vectors.
+* composite = w_lex x lexical + w_emb x embedding (default 0.6 / 0.4). Elements below a
+  lower internal threshold on *both* sides are dropped before the merge, so candidates
+  strong on only one side survive until the final threshold.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ..errors import BadRequest
+from . import lexical, vocab
+from .descriptors import ElementDescriptor, build_descriptors
+from .embedding import HashingEmbedder
+from .lexical import FuzzyIndex, analyze_text
+from .query import ParsedQuery, Term, parse_query
+
+__all__ = [
+    "ElementIndex",
+    "find",
+    "confidence_for",
+    "STRATEGY",
+    "DEFAULT_LEXICAL_WEIGHT",
+    "DEFAULT_EMBEDDING_WEIGHT",
+    "DEFAULT_THRESHOLD",
+    "DEFAULT_TOP_K",
+]
+
+STRATEGY = "combined:lexical+embedding:hashing"
+DEFAULT_LEXICAL_WEIGHT = 0.6
+DEFAULT_EMBEDDING_WEIGHT = 0.4
+DEFAULT_THRESHOLD = 0.3
+DEFAULT_TOP_K = 3
+HIGH_CONFIDENCE = 0.80
+MEDIUM_CONFIDENCE = 0.60
+
+# field weights (own text)
+F_NAME = 1.0
+F_LABEL = 0.9
+F_PLACEHOLDER = 0.8
+F_TITLE = 0.8
+F_DESCRIPTION = 0.8
+F_TEXT = 0.75
+F_COLUMN = 0.8
+F_VALUE = 0.55
+F_TYPE = 0.5
+F_ROLE_TEXT = 0.45
+F_HREF = 0.35
+# context weights
+X_PARENT = 1.0
+X_SECTION = 0.9
+X_ANCESTOR = 0.8
+X_ANCESTOR_ROLE = 0.8
+# how much a context match counts for an ordinary term / own-text match for a context term
+CONTEXT_FACTOR = 0.55
+CTX_OWN_FACTOR = 0.85
+
+Q_COMPOUND = 0.95
+Q_TYPO1 = 0.8
+Q_TYPO2 = 0.68
+Q_PREFIX = 0.75
+Q_ABBREV = 0.7
+Q_PHRASE_PART = 0.45
+
+IDF_ALPHA = 0.12
+NON_INTERACTIVE_PRIOR = 0.85
+DISABLED_PRIOR = 0.92
+UNKNOWN_ROLE_PRIOR = 0.95
+VERB_HINT_WEIGHT = 0.15
+ORDINAL_GROUP = 0.8
+MISSING_IDENTIFIER_PENALTY = 0.5
+
+_F32 = np.float32
+
+
+def confidence_for(score: float) -> str:
+    if score >= HIGH_CONFIDENCE:
+        return "high"
+    if score >= MEDIUM_CONFIDENCE:
+        return "medium"
+    return "low"
+
+
+def _number(v: Any, name: str, code: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(float(v)):
+        raise BadRequest(f"{name} must be a number", code=code)
+    return float(v)
+
+
+def _weights(lw: Any, ew: Any) -> tuple[float, float]:
+    if lw is None and ew is None:
+        return DEFAULT_LEXICAL_WEIGHT, DEFAULT_EMBEDDING_WEIGHT
+    if lw is not None:
+        lw = _number(lw, "lexicalWeight", "invalid_weights")
+    if ew is not None:
+        ew = _number(ew, "embeddingWeight", "invalid_weights")
+    if lw is None:
+        lw = 1.0 - ew
+    elif ew is None:
+        ew = 1.0 - lw
+    if lw < 0 or ew < 0:
+        raise BadRequest("lexicalWeight and embeddingWeight must be between 0 and 1", code="invalid_weights")
+    total = lw + ew
+    if total <= 0:
+        raise BadRequest("lexicalWeight and embeddingWeight cannot both be zero", code="invalid_weights")
+    return lw / total, ew / total
+
+
+class _LRU:
+    __slots__ = ("_d", "_max", "_lock")
+
+    def __init__(self, maxsize: int) -> None:
+        self._d: OrderedDict = OrderedDict()
+        self._max = maxsize
+        self._lock = threading.Lock()
+
+    def get(self, k):
+        with self._lock:
+            v = self._d.get(k)
+            if v is not None:
+                self._d.move_to_end(k)
+            return v
+
+    def put(self, k, v) -> None:
+        with self._lock:
+            self._d[k] = v
+            self._d.move_to_end(k)
+            while len(self._d) > self._max:
+                self._d.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._d.clear()
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+
+@dataclass(frozen=True, slots=True)
+class _TermVec:
+    c_rows: np.ndarray   # rows matched in own text
+    c_vals: np.ndarray
+    n_rows: np.ndarray   # rows where the match hit the element's name
+    x_rows: np.ndarray   # rows matched in context
+    x_vals: np.ndarray
+    df: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    parsed: ParsedQuery
+    qvec: np.ndarray
+    term_vecs: tuple
+
+
+class ElementIndex:
+    """Precomputed matching structures for one snapshot. Immutable; safe to share.
+
+    ``index.find(query, ...)`` returns the ``POST /find`` response dict. Keep one index per
+    snapshot (e.g. in the tab's ref cache) and reuse it for every query on that snapshot.
+    """
+
+    def __init__(self, elements: Iterable[Any] | None = None, *, embedder: HashingEmbedder | None = None) -> None:
+        self._desc: list[ElementDescriptor] = build_descriptors(elements or ())
+        self._by_ref = {d.ref: d for d in self._desc}
+        self._emb = embedder or HashingEmbedder()
+        self._plans = _LRU(512)
+        self._terms = _LRU(2048)
+        self._roles_cache: dict[str, np.ndarray] = {}
+        self._build()
+
+    # ------------------------------------------------------------------ build
+    def _build(self) -> None:
+        n = len(self._desc)
+        content: dict[str, dict[int, float]] = {}
+        names: dict[str, set[int]] = {}
+        context: dict[str, dict[int, float]] = {}
+        pairs: set[tuple[str, str]] = set()
+        n_name = np.zeros(n, dtype=_F32)
+        prior = np.ones(n, dtype=_F32)
+        role_ids = np.zeros(n, dtype=np.int32)
+        role_index: dict[str, int] = {"": 0}
+        geom = np.full((n, 4), np.nan, dtype=_F32)
+        accs: list[dict[int, float]] = []
+        emb = self._emb
+
+        def post(table: dict, keys: lexical.TextKeys, row: int, w: float, *, with_compounds: bool = True) -> None:
+            for k in keys.stems:
+                d = table.setdefault(k, {})
+                if d.get(row, 0.0) < w:
+                    d[row] = w
+            if with_compounds:
+                cw = w * Q_COMPOUND
+                for k in keys.compounds:
+                    d = table.setdefault(k, {})
+                    if d.get(row, 0.0) < cw:
+                        d[row] = cw
+            for k in keys.concepts:
+                d = table.setdefault(k, {})
+                if d.get(row, 0.0) < w:
+                    d[row] = w
+
+        for i, d in enumerate(self._desc):
+            role = d.role.lower()
+            if role not in role_index:
+                role_index[role] = len(role_index)
+            role_ids[i] = role_index[role]
+            acc: dict[int, float] = {}
+            primary = d.name or d.primary
+            own = [
+                (d.name, F_NAME), (d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
+                (d.description, F_DESCRIPTION), (d.text, F_TEXT), (d.column, F_COLUMN), (d.value, F_VALUE),
+                (d.input_type, F_TYPE),
+            ]
+            if not d.name and primary:
+                own.append((primary, F_NAME))
+            for text, w in own:
+                if not text:
+                    continue
+                keys = analyze_text(text)
+                post(content, keys, i, w)
+                pairs.update(keys.bigrams)
+                emb.add_text(acc, text, 1.0 if w >= F_NAME else (0.5 if text is d.value or text is d.column else 0.7))
+            pk = analyze_text(primary) if primary else None
+            if pk is not None:
+                ks = pk.keys()
+                for k in ks:
+                    names.setdefault(k, set()).add(i)
+                n_name[i] = max(1, len(set(pk.stems)))
+            rt = vocab.ROLE_TEXT.get(role)
+            if rt:
+                post(content, analyze_text(rt, joins=False), i, F_ROLE_TEXT, with_compounds=False)
+            if d.href:
+                post(content, analyze_text(d.href.replace("/", " ").replace("-", " ").replace("_", " "), joins=False), i,
+                     F_HREF, with_compounds=False)
+            if role:
+                emb.add_feature(acc, "r:" + role, 0.5)
+            # context
+            if d.parent:
+                post(context, analyze_text(d.parent), i, X_PARENT)
+                emb.add_text(acc, d.parent, 0.3)
+            if d.section:
+                post(context, analyze_text(d.section), i, X_SECTION)
+                emb.add_text(acc, d.section, 0.25)
+            for a in d.ancestors[:4]:
+                post(context, analyze_text(a), i, X_ANCESTOR)
+                emb.add_text(acc, a, 0.15)
+            for ar in d.ancestor_roles[:6]:
+                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
+                if t:
+                    post(context, analyze_text(t, joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
+            if d.in_dialog and "dialog" not in d.ancestor_roles:
+                post(context, analyze_text("dialog modal popup", joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
+            accs.append(acc)
+            # prior for actionable elements
+            if role in vocab.INTERACTIVE_ROLES:
+                p = 1.0
+                if d.disabled or d.interactive is False:
+                    p = DISABLED_PRIOR
+            elif role in vocab.NON_INTERACTIVE_ROLES:
+                p = NON_INTERACTIVE_PRIOR if not d.interactive else 1.0
+            else:
+                p = UNKNOWN_ROLE_PRIOR if not d.interactive else 1.0
+            prior[i] = p
+            g = d.geometry
+            if g is not None:
+                geom[i] = g
+
+        def arrays(table: dict[str, dict[int, float]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+            out = {}
+            for k, rows in table.items():
+                r = np.fromiter(rows.keys(), dtype=np.int32, count=len(rows))
+                v = np.fromiter(rows.values(), dtype=_F32, count=len(rows))
+                out[k] = (r, v)
+            return out
+
+        self._content = arrays(content)
+        self._context = arrays(context)
+        self._names = {k: np.fromiter(sorted(v), dtype=np.int32, count=len(v)) for k, v in names.items()}
+        self._pairs = pairs
+        self._n_name = n_name
+        self._prior = prior
+        self._role_ids = role_ids
+        self._role_index = role_index
+        self._geom = geom
+        self._has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
+        self._order = np.arange(n, dtype=np.int32)
+        vocab_words = {k for k in list(content) + list(context) if not k.startswith("c:")}
+        self._vocab = frozenset(vocab_words)
+        self._fuzzy = FuzzyIndex(vocab_words)
+        self._matrix = emb.matrix(accs) if n else np.zeros((0, emb.dim), dtype=_F32)
+        self._log_n = math.log(1.0 + n)
+        # page extents for positional phrases
+        if n and self._has_geom.any():
+            g = geom[self._has_geom]
+            self._extent = (float(np.nanmax(g[:, 0] + g[:, 2])) or 1.0, float(np.nanmax(g[:, 1] + g[:, 3])) or 1.0)
+        else:
+            self._extent = (1.0, 1.0)
+        # section hints for positions when there is no geometry
+        hints = np.full((n, 4), 0.5, dtype=_F32)  # left, right, top, bottom
+        for i, d in enumerate(self._desc):
+            ctx = " ".join([d.section, d.parent, *d.ancestors, *d.ancestor_roles]).lower()
+            if any(w in ctx for w in ("header", "banner", "top bar", "topbar", "navbar", "masthead")):
+                hints[i, 2], hints[i, 3] = 1.0, 0.0
+            elif any(w in ctx for w in ("footer", "contentinfo", "bottom")):
+                hints[i, 2], hints[i, 3] = 0.0, 1.0
+            if any(w in ctx for w in ("sidebar", "side bar", "sidenav", "complementary", "left")):
+                hints[i, 0], hints[i, 1] = 0.9, 0.1
+            elif "right" in ctx or "aside" in ctx:
+                hints[i, 0], hints[i, 1] = 0.1, 0.9
+        self._pos_hints = hints
+
+    # ------------------------------------------------------------------ accessors
+    def __len__(self) -> int:
+        return len(self._desc)
+
+    def __iter__(self):
+        return iter(self._desc)
+
+    def __contains__(self, ref: object) -> bool:
+        return ref in self._by_ref
+
+    @property
+    def descriptors(self) -> Sequence[ElementDescriptor]:
+        return tuple(self._desc)
+
+    def get(self, ref: str) -> ElementDescriptor | None:
+        """Descriptor of ``ref``, or None."""
+        return self._by_ref.get(ref)
+
+    def clear_caches(self) -> None:
+        """Forget cached query plans and term postings (benchmarks use this for cold timings)."""
+        self._plans.clear()
+        self._terms.clear()
+
+    # ------------------------------------------------------------------ term resolution
+    def _literal(self, a: str, b: str) -> bool:
+        return (a, b) in self._pairs
+
+    def _alternatives(self, term: Term) -> dict[str, float]:
+        u = term.unit
+        alts: dict[str, float] = {}
+
+        def put(k: str, q: float) -> None:
+            if alts.get(k, 0.0) < q:
+                alts[k] = q
+
+        if u.phrase:
+            put(u.joined, 1.0)
+            for c, q in u.concepts:
+                put(c, q)
+            for st in u.stems:
+                if not lexical.is_stop(st):
+                    put(st, Q_PHRASE_PART)
+            return alts
+        st = u.stems[0]
+        put(st, 1.0)
+        for c, q in u.concepts:
+            put(c, q)
+        for j in term.joins:
+            if j in self._vocab:
+                put(j, Q_COMPOUND)
+        if st in self._vocab or term.bonus or not st.isalpha() or len(st) < 4:
+            return alts
+        # unknown on this page: typos, prefixes, abbreviations
+        raw = u.words[0]
+        for cand in {st, raw}:
+            for v, dist in self._fuzzy.typos(cand):
+                put(v, Q_TYPO1 if dist == 1 else Q_TYPO2)
+        for v in self._fuzzy.completions(st):
+            if len(st) / len(v) >= 0.4:
+                put(v, Q_PREFIX)
+        for v in self._fuzzy.prefixes_of(st):
+            if len(v) / len(st) >= 0.4:
+                put(v, Q_ABBREV)
+        if st not in lexical.KNOWN_STEMS:
+            for v, dist in lexical.GLOBAL_FUZZY.typos(st):
+                for c, q in lexical.concepts_of_word(v).items():
+                    put(c, q * (Q_TYPO1 if dist == 1 else Q_TYPO2))
+        return alts
+
+    def _term_vec(self, term: Term) -> _TermVec:
+        key = term.key
+        tv = self._terms.get(key)
+        if tv is not None:
+            return tv
+        n = len(self._desc)
+        alts = self._alternatives(term)
+        c = np.zeros(n, dtype=_F32)
+        x = np.zeros(n, dtype=_F32)
+        nh = np.zeros(n, dtype=bool)
+        content, context, names = self._content, self._context, self._names
+        for k, q in alts.items():
+            p = content.get(k)
+            if p is not None:
+                rows, vals = p
+                c[rows] = np.maximum(c[rows], vals * q)
+                if q >= 0.6:
+                    nr = names.get(k)
+                    if nr is not None:
+                        nh[nr] = True
+            p = context.get(k)
+            if p is not None:
+                rows, vals = p
+                x[rows] = np.maximum(x[rows], vals * q)
+        c_rows = np.flatnonzero(c).astype(np.int32)
+        x_rows = np.flatnonzero(x).astype(np.int32)
+        nh &= c > 0
+        tv = _TermVec(c_rows, c[c_rows], np.flatnonzero(nh).astype(np.int32), x_rows, x[x_rows], int(c_rows.size))
+        self._terms.put(key, tv)
+        return tv
+
+    def _role_vec(self, role_word: str) -> np.ndarray:
+        v = self._roles_cache.get(role_word)
+        if v is None:
+            table = np.zeros(len(self._role_index), dtype=_F32)
+            for r, s in vocab.ROLE_WORDS.get(role_word, {}).items():
+                j = self._role_index.get(r)
+                if j is not None:
+                    table[j] = s
+            v = table[self._role_ids]
+            self._roles_cache[role_word] = v
+        return v
+
+    def _hint_vec(self, hints: dict[str, float]) -> np.ndarray:
+        table = np.zeros(len(self._role_index), dtype=_F32)
+        for r, s in hints.items():
+            j = self._role_index.get(r)
+            if j is not None:
+                table[j] = s
+        return table[self._role_ids]
+
+    # ------------------------------------------------------------------ query embedding
+    def _query_vector(self, pq: ParsedQuery) -> np.ndarray:
+        emb = self._emb
+        acc: dict[int, float] = {}
+        for t in pq.terms:
+            w = (0.35 if t.bonus else 1.0) * (0.6 if t.ctx else 1.0)
+            if t.role:
+                for r, s in vocab.ROLE_WORDS.get(t.role, {}).items():
+                    if s >= 0.8:
+                        emb.add_feature(acc, "r:" + r, 0.5 * w)
+                continue
+            for st in t.unit.stems:
+                emb.add_stem(acc, st, w)
+            for c, q in t.unit.concepts:
+                emb.add_concept(acc, c, w * q)
+        return emb.dense(acc)
+
+    def _plan(self, query: str) -> _Plan:
+        plan = self._plans.get(query)
+        if plan is None:
+            pq = parse_query(query, self._literal)
+            tvs = tuple(self._term_vec(t) for t in pq.terms)
+            plan = _Plan(pq, self._query_vector(pq), tvs)
+            self._plans.put(query, plan)
+        return plan
+
+    # ------------------------------------------------------------------ scoring
+    def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *, with_prior: bool = True,
+                 hints: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Lexical score vector and a mask of elements whose role a role word asked for."""
+        n = len(self._desc)
+        num = np.zeros(n, dtype=_F32)
+        den = np.zeros(n, dtype=_F32)
+        den_const = 0.0
+        hits = np.zeros(n, dtype=_F32)
+        role_ok = np.zeros(n, dtype=_F32)
+        log_n = self._log_n
+        for t, tv in zip(terms, tvs):
+            fc = CTX_OWN_FACTOR if t.ctx else 1.0
+            fx = 1.0 if (t.ctx or t.container) else CONTEXT_FACTOR
+            s = np.zeros(n, dtype=_F32)
+            if tv.c_rows.size:
+                s[tv.c_rows] = tv.c_vals * fc if fc != 1.0 else tv.c_vals
+            if tv.x_rows.size:
+                s[tv.x_rows] = np.maximum(s[tv.x_rows], tv.x_vals * fx)
+            if t.role:
+                rv = self._role_vec(t.role)
+                np.maximum(s, rv, out=s)
+                np.maximum(role_ok, rv, out=role_ok)
+            w = t.weight * (1.0 + IDF_ALPHA * (log_n - math.log(1.0 + tv.df)))
+            if t.bonus:
+                s *= w
+                num += s
+                den += s
+            else:
+                num += w * s
+                den_const += w
+            if tv.n_rows.size:
+                hits[tv.n_rows] += 1.0
+        if hints:
+            hv = self._hint_vec(hints) * VERB_HINT_WEIGHT
+            num += hv
+            den += hv
+        den += den_const
+        with np.errstate(invalid="ignore", divide="ignore"):
+            qcov = np.where(den > 0, num / np.maximum(den, 1e-9), 0.0).astype(_F32)
+        ncov = np.minimum(hits, self._n_name) / np.maximum(self._n_name, 1.0)
+        lex = qcov * (0.8 + 0.2 * ncov)
+        if with_prior:
+            prior = np.where(role_ok > 0, 1.0, self._prior) if terms and any(t.role for t in terms) else self._prior
+            lex = lex * prior
+        return lex.astype(_F32, copy=False), role_ok
+
+    def _match_strength(self, terms: Sequence[Term]) -> np.ndarray:
+        """Average max-strength of ``terms`` over own text, context and role (for exclusions)."""
+        n = len(self._desc)
+        tot = np.zeros(n, dtype=_F32)
+        k = 0
+        for t in terms:
+            if t.bonus:
+                continue
+            tv = self._term_vec(t)
+            s = np.zeros(n, dtype=_F32)
+            if tv.c_rows.size:
+                s[tv.c_rows] = tv.c_vals
+            if tv.x_rows.size:
+                s[tv.x_rows] = np.maximum(s[tv.x_rows], tv.x_vals)
+            if t.role:
+                np.maximum(s, self._role_vec(t.role), out=s)
+            tot += s
+            k += 1
+        return tot / k if k else tot
+
+    # ------------------------------------------------------------------ structure
+    def _directional(self, dirs: tuple[str, ...], cand: np.ndarray) -> np.ndarray:
+        """Position score in [0, 1] for each candidate row."""
+        g = self._geom[cand]
+        has = self._has_geom[cand]
+        W, H = self._extent
+        cx = (g[:, 0] + g[:, 2] / 2) / W
+        cy = (g[:, 1] + g[:, 3] / 2) / H
+        hints = self._pos_hints[cand]
+        m = len(self._desc)
+        order = cand.astype(_F32) / max(1, m - 1)
+        parts = []
+        for d in dirs:
+            if d == "left":
+                geo, fb = 1 - cx, hints[:, 0]
+            elif d == "right":
+                geo, fb = cx, hints[:, 1]
+            elif d == "top":
+                geo, fb = 1 - cy, np.where(hints[:, 2] != 0.5, hints[:, 2], 1 - order)
+            elif d == "bottom":
+                geo, fb = cy, np.where(hints[:, 3] != 0.5, hints[:, 3], order)
+            else:  # center
+                geo, fb = 1 - 2 * np.abs(cx - 0.5), np.full(cand.size, 0.5, dtype=_F32)
+            parts.append(np.where(has, np.clip(geo, 0, 1), fb))
+        return np.mean(parts, axis=0) if parts else np.ones(cand.size, dtype=_F32)
+
+    def _relation(self, rel: str, anchor: int, cand: np.ndarray) -> np.ndarray:
+        """Relation score in [0, 1] of each candidate row to the anchor row."""
+        out = np.zeros(cand.size, dtype=_F32)
+        if cand.size == 0:
+            return out
+        use_geo = bool(self._has_geom[anchor]) and bool(self._has_geom[cand].all())
+        if use_geo:
+            a = self._geom[anchor]
+            g = self._geom[cand]
+            acx, acy = a[0] + a[2] / 2, a[1] + a[3] / 2
+            cx, cy = g[:, 0] + g[:, 2] / 2, g[:, 1] + g[:, 3] / 2
+            dx, dy = cx - acx, cy - acy
+            tol = 4.0
+            if rel in ("below", "after"):
+                ok, dist = dy > tol, dy + 0.5 * np.abs(dx)
+            elif rel in ("above", "before"):
+                ok, dist = dy < -tol, -dy + 0.5 * np.abs(dx)
+            elif rel == "left":
+                ok, dist = dx < -tol, -dx + 2.0 * np.abs(dy)
+            elif rel == "right":
+                ok, dist = dx > tol, dx + 2.0 * np.abs(dy)
+            else:
+                ok, dist = np.ones(cand.size, dtype=bool), np.hypot(dx, dy)
+        else:
+            d = (cand - anchor).astype(_F32)
+            if rel in ("below", "after", "right"):
+                ok, dist = d > 0, d
+            elif rel in ("above", "before", "left"):
+                ok, dist = d < 0, -d
+            else:
+                ok, dist = d != 0, np.abs(d)
+        ok &= cand != anchor
+        if ok.any():
+            dmin = float(np.min(dist[ok]))
+            dmin = max(dmin, 1e-3)
+            out[ok] = dmin / np.maximum(dist[ok], dmin)
+        return out
+
+    # ------------------------------------------------------------------ find
+    def find(
+        self,
+        query: Any,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        top_k: int = DEFAULT_TOP_K,
+        lexical_weight: float | None = None,
+        embedding_weight: float | None = None,
+        explain: bool = False,
+    ) -> dict[str, Any]:
+        """Match ``query`` against this snapshot; returns the ``POST /find`` response dict."""
+        t0 = time.perf_counter()
+        if not isinstance(query, str) or not query.strip():
+            raise BadRequest("query is required", code="missing_query")
+        threshold = _number(threshold, "threshold", "invalid_threshold")
+        if not 0.0 <= threshold <= 1.0:
+            raise BadRequest("threshold must be between 0 and 1", code="invalid_threshold")
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            raise BadRequest("topK must be a positive integer", code="invalid_top_k")
+        wl, we = _weights(lexical_weight, embedding_weight)
+        n = len(self._desc)
+        if n == 0:
+            return self._result([], threshold, t0, 0, explain)
+        plan = self._plan(query.strip())
+        pq = plan.parsed
+        lex, role_ok = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints)
+        emb = self._matrix @ plan.qvec
+        np.clip(emb, 0.0, 1.0, out=emb)
+        composite = wl * lex + we * emb
+        internal = max(0.05, 0.5 * threshold)
+        keep = (lex >= internal) | (emb >= internal)
+        score = np.where(keep, composite, 0.0).astype(_F32)
+
+        # a specific identifier the page does not contain ("INV-1024") -> nothing really matches
+        for t, tv in zip(pq.terms, plan.term_vecs):
+            if t.digits and tv.c_rows.size == 0 and tv.x_rows.size == 0:
+                score *= MISSING_IDENTIFIER_PENALTY
+        # exclusions ("not in header", "except footer", "button not cancel")
+        for group in pq.exclude:
+            m = self._match_strength(group)
+            score[m >= 0.5] = 0.0
+        cand = np.flatnonzero(score > 0)
+        # relation to an anchor ("below password")
+        if pq.relation is not None and cand.size:
+            rel, aterms = pq.relation
+            avecs = [self._term_vec(t) for t in aterms]
+            alex, _ = self._lexical(aterms, avecs, with_prior=False)
+            anchor = int(np.argmax(alex))
+            if alex[anchor] >= 0.3:
+                r = self._relation(rel, anchor, cand)
+                score[cand] *= 0.45 + 0.55 * r
+                score[anchor] *= 0.3
+        # position on the page ("on the left", "top right")
+        if pq.directions and cand.size:
+            p = self._directional(pq.directions, cand)
+            score[cand] *= 0.6 + 0.4 * p
+        # ordinal among the comparable matches, in document order
+        if pq.ordinal is not None:
+            top = float(score.max()) if n else 0.0
+            if top > 0:
+                group = np.flatnonzero(score >= max(threshold, ORDINAL_GROUP * top))
+                k = pq.ordinal
+                if group.size >= (k if k > 0 else -k):
+                    pick = int(group[k - 1] if k > 0 else group[k])
+                    others = group[group != pick]
+                    score[others] = np.minimum(score[others], 0.97 * top)
+                    score[pick] = top
+        np.clip(score, 0.0, 1.0, out=score)
+
+        above = np.flatnonzero(score >= threshold) if threshold > 0 else np.flatnonzero(score > 0)
+        if above.size > top_k:
+            part = np.argpartition(-score[above], top_k - 1)[:top_k]
+            above = above[part]
+        order = sorted(above.tolist(), key=lambda i: (-float(score[i]), i))[:top_k]
+        matches = []
+        for i in order:
+            d = self._desc[i]
+            m = {"ref": d.ref, "score": round(float(score[i]), 4), "role": d.role, "name": d.name or d.primary}
+            if explain:
+                m["lexical_score"] = round(float(lex[i]), 4)
+                m["embedding_score"] = round(float(emb[i]), 4)
+                m["composite"] = round(float(composite[i]), 4)
+            matches.append(m)
+        return self._result(matches, threshold, t0, n, explain)
+
+    @staticmethod
+    def _result(matches: list[dict], threshold: float, t0: float, n: int, explain: bool) -> dict[str, Any]:
+        best = matches[0] if matches else None
+        score = best["score"] if best else 0.0
+        return {
+            "best_ref": best["ref"] if best else "",
+            "confidence": confidence_for(score) if best else "low",
+            "score": score,
+            "matches": matches,
+            "strategy": STRATEGY,
+            "threshold": threshold,
+            "latency_ms": round((time.perf_counter() - t0) * 1000.0, 3),
+            "element_count": n,
+        }
+
+
+def find(
+    query: Any,
+    elements: Iterable[Any] | None,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    top_k: int = DEFAULT_TOP_K,
+    lexical_weight: float | None = None,
+    embedding_weight: float | None = None,
+    explain: bool = False,
+) -> dict[str, Any]:
+    """One-shot find: ``ElementIndex(elements).find(query, ...)`` (the query is validated first)."""
+    if not isinstance(query, str) or not query.strip():
+        raise BadRequest("query is required", code="missing_query")
+    t0 = time.perf_counter()
+    res = ElementIndex(elements).find(
+        query, threshold=threshold, top_k=top_k, lexical_weight=lexical_weight,
+        embedding_weight=embedding_weight, explain=explain,
+    )
+    res["latency_ms"] = round((time.perf_counter() - t0) * 1000.0, 3)
+    return res

@@ -1,0 +1,243 @@
+"""Query understanding: turn a natural-language query into weighted terms plus structure.
+
+Recognised structure (all optional):
+
+* **role words** - "button", "link", "field", "checkbox", "dropdown", "menu item" ... prefer
+  elements of that role ("login button" vs a "Login" link).
+* **context**    - "in the header", "from the account menu", "for Acme Corp": those words
+  are matched against the element's section / parent / ancestors (and still, a little,
+  against its own text). Container nouns ("footer login link") act the same way.
+* **negation**   - "not in header", "except footer", "button not cancel", "other than ...":
+  elements matching the negated phrase are excluded.
+* **ordinals**   - "second edit button", "last row", "3rd link": pick among the matches in
+  document order, after exclusions. "first name" / "last name" (and any ordinal+word pair
+  the page itself contains) are literal text, not ordinals.
+* **positions**  - "on the left", "top right corner", "at the bottom of the page".
+* **relations**  - "below password", "next to the discount code", "left of state".
+
+Words that only say what to do ("click", "open", "go to", "enable") are bonus-only terms:
+they raise elements containing them and never penalise elements that lack them.
+
+Parsing depends only on the query string plus, for the literal-text guards, a predicate
+telling whether the page contains a word pair; :class:`~pinchtab.find.matcher.ElementIndex`
+caches the parse per query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import vocab
+from .lexical import Unit, query_units, stem
+
+__all__ = ["Term", "ParsedQuery", "parse_query"]
+
+W_CONTENT = 1.0
+W_DIGITS = 1.3
+W_ROLE = 0.6
+W_ROLE_WEAK = 0.4
+W_CONTAINER = 0.8
+W_GENERIC = 0.35
+
+_NEG_PHRASES = {tuple(p) for p in vocab.NEGATION_PHRASES}
+_REL_PHRASES = sorted(
+    ((tuple(w for w in k if w != "the"), v) for k, v in vocab.RELATION_PHRASES.items()),
+    key=lambda kv: -len(kv[0]),
+)
+_PREP_CTX = frozenset({"in", "inside", "within", "from", "on", "under", "for", "at", "into", "beneath"}) - {"beneath"}
+_DIR_PREPS = frozenset({"on", "at", "in", "to", "towards", "toward", "near"})
+_POS_FILLER = frozenset({"of", "page", "screen", "window", "side", "corner", "area", "edge", "part", "half", "region", "hand", "end", "the", "most"})
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    unit: Unit
+    weight: float
+    bonus: bool = False         # generic verb/filler: only ever adds
+    ctx: bool = False           # inside a context phrase ("in the header")
+    container: bool = False     # container noun: context matches count fully
+    role: str | None = None     # role word key
+    joins: tuple[str, ...] = () # compounds formed with neighbouring words
+    digits: bool = False
+
+    @property
+    def key(self) -> tuple:
+        return (self.unit.text, self.unit.phrase, self.joins)
+
+
+@dataclass(slots=True)
+class ParsedQuery:
+    text: str
+    terms: list[Term] = field(default_factory=list)
+    exclude: list[list[Term]] = field(default_factory=list)
+    ordinal: int | None = None
+    directions: tuple[str, ...] = ()
+    relation: tuple[str, list[Term]] | None = None
+    verb_hints: dict[str, float] = field(default_factory=dict)
+    role_terms: tuple[str, ...] = ()
+
+    @property
+    def has_content(self) -> bool:
+        return any(not t.bonus for t in self.terms)
+
+
+def _is_word(u: Unit, *ws: str) -> bool:
+    return not u.phrase and u.words[0] in ws
+
+
+def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
+    """Units of one segment -> terms (stop words dropped, compounds attached)."""
+    content = [u for u in units if not u.stop]
+    only_generic = all(u.generic for u in content)
+    terms: list[Term] = []
+    for k, u in enumerate(content):
+        joins = []
+        if not u.phrase:
+            if k > 0 and not content[k - 1].phrase:
+                joins.append(stem(content[k - 1].words[-1] + u.words[0]))
+            if k + 1 < len(content) and not content[k + 1].phrase:
+                joins.append(stem(u.words[-1] + content[k + 1].words[0]))
+        digits = any(c.isdigit() for c in u.text)
+        if u.role and not u.phrase and ctx:
+            # "in the dialog", "from the menu": a container, not the target's role
+            terms.append(Term(u, W_CONTAINER, ctx=True, container=True, joins=tuple(joins)))
+        elif u.role:
+            weak = u.role in vocab.WEAK_ROLE_WORDS
+            terms.append(Term(u, W_ROLE_WEAK if weak else W_ROLE, ctx=ctx, role=u.role, joins=tuple(joins),
+                              container=u.container))
+        elif u.generic and not only_generic:
+            terms.append(Term(u, W_GENERIC, bonus=True, ctx=ctx, joins=tuple(joins)))
+        elif u.container:
+            terms.append(Term(u, W_CONTAINER, ctx=ctx, container=True, joins=tuple(joins)))
+        else:
+            terms.append(Term(u, W_DIGITS if digits else W_CONTENT, ctx=ctx, joins=tuple(joins), digits=digits))
+    return terms
+
+
+def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -> ParsedQuery:
+    """Parse ``query``. ``literal(a, b)`` says whether the page contains the word pair a b."""
+    lit = literal or (lambda a, b: False)
+    units = list(query_units(query))
+    pq = ParsedQuery(text=query)
+    if not units:
+        return pq
+    n = len(units)
+    main: list[tuple[Unit, bool]] = []   # (unit, in_ctx)
+    negs: list[list[Unit]] = []
+    rel: tuple[str, list[Unit]] | None = None
+    mode = "main"
+    in_ctx = False
+    i = 0
+
+    def nxt_word(j: int) -> str:
+        return units[j].words[0] if j < n else ""
+
+    while i < n:
+        u = units[i]
+        w = u.words[0] if not u.phrase else None
+        # ---- negation
+        neg_len = 0
+        if w is not None and w in vocab.NEGATION_WORDS and not lit(w, nxt_word(i + 1)):
+            neg_len = 1
+        elif w is not None and i + 1 < n and (w, nxt_word(i + 1)) in _NEG_PHRASES:
+            neg_len = 2
+        if neg_len and i + neg_len < n:
+            negs.append([])
+            mode = "neg"
+            i += neg_len
+            continue
+        # ---- relation to another element
+        if w is not None and mode != "neg":
+            hit = None
+            for phrase, relname in _REL_PHRASES:
+                L = len(phrase)
+                if i > 0 and i + L < n and all(
+                    not units[i + k].phrase and units[i + k].words[0] == phrase[k] for k in range(L)
+                ):
+                    if not lit(phrase[-1], nxt_word(i + L)) and not lit(units[i - 1].words[-1], w):
+                        hit = (phrase, relname)
+                    break
+            if hit:
+                rel = (hit[1], [])
+                mode = "rel"
+                i += len(hit[0])
+                continue
+        # ---- positional phrase ("on the left", "top right corner", "bottom of the page")
+        if w is not None and w in vocab.DIRECTION_WORDS and mode == "main":
+            prev_w = units[i - 1].words[-1] if i > 0 and not units[i - 1].phrase else ""
+            next_w = nxt_word(i + 1)
+            positional = (
+                prev_w in _DIR_PREPS
+                or next_w in vocab.DIRECTION_MARKERS
+                or next_w in vocab.DIRECTION_WORDS
+                or prev_w in vocab.DIRECTION_WORDS
+                or (next_w == "of" and nxt_word(i + 2) in ("page", "screen", "window", "form", "list"))
+            )
+            if positional and not lit(w, next_w) and not (prev_w and lit(prev_w, w) and prev_w not in _DIR_PREPS):
+                dirs = list(pq.directions)
+                for d in vocab.DIRECTION_WORDS[w]:
+                    if d not in dirs:
+                        dirs.append(d)
+                pq.directions = tuple(dirs)
+                # drop the preposition that introduced it
+                if main and main[-1][0].words[-1] in _DIR_PREPS and not main[-1][0].phrase:
+                    main.pop()
+                i += 1
+                while i < n and not units[i].phrase and units[i].words[0] in _POS_FILLER:
+                    i += 1
+                in_ctx = False
+                continue
+        # ---- ordinal
+        if w is not None and w in vocab.ORDINALS and pq.ordinal is None and mode == "main":
+            next_w = nxt_word(i + 1)
+            others = [x for j, x in enumerate(units) if j != i and not x.stop]
+            literal_pair = (
+                next_w in vocab.ORDINAL_LITERAL_NEXT
+                or lit(w, next_w)
+                or not others
+            )
+            if not literal_pair:
+                pq.ordinal = vocab.ORDINALS[w]
+                i += 1
+                continue
+        # ---- context preposition
+        if w is not None and w in _PREP_CTX and not u.phrase:
+            if mode == "main":
+                in_ctx = True
+            i += 1
+            continue
+        if mode == "neg":
+            negs[-1].append(u)
+        elif mode == "rel":
+            rel[1].append(u)
+        else:
+            main.append((u, in_ctx))
+        i += 1
+
+    # ---- terms
+    plain = [u for u, c in main if not c]
+    ctxu = [u for u, c in main if c]
+    terms = _make_terms(plain, ctx=False) + _make_terms(ctxu, ctx=True)
+    if not any(not t.bonus for t in terms) and terms:
+        # nothing but generic words: they are the content
+        terms = [Term(t.unit, W_CONTENT, ctx=t.ctx, joins=t.joins) if t.bonus else t for t in terms]
+    pq.terms = terms
+    pq.exclude = [_make_terms(g, ctx=False) for g in negs if g]
+    pq.exclude = [[Term(t.unit, t.weight if not t.bonus else W_GENERIC, bonus=t.bonus, ctx=True, container=True, role=t.role,
+                        joins=t.joins) for t in g] for g in pq.exclude if g]
+    if rel and rel[1]:
+        pq.relation = (rel[0], _make_terms(rel[1], ctx=False))
+    pq.role_terms = tuple(t.role for t in terms if t.role)
+    hints: dict[str, float] = {}
+    if main:
+        first = main[0][0]
+        h = vocab.VERB_ROLE_HINTS.get(first.words[0]) if not first.phrase else None
+        if h:
+            hints.update(h)
+    # "turn on"/"enable" phrases
+    if main and main[0][0].phrase and any(k in ("c:enable", "c:disable") for k, _ in main[0][0].concepts):
+        for r, s in vocab.VERB_ROLE_HINTS["enable"].items():
+            hints[r] = max(hints.get(r, 0.0), s)
+    pq.verb_hints = hints
+    return pq
