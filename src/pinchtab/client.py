@@ -1,0 +1,464 @@
+"""Python client for the PinchTab HTTP API: ``Client`` (sync) and ``AsyncClient`` (async), on httpx.
+
+Every route is described once, in ``_Routes``: a method builds a ``Call`` (HTTP method, path, query,
+body, how to read the answer) and hands it to ``self._send``. ``Client._send`` runs it and returns
+the value; ``AsyncClient._send`` is a coroutine, so on ``AsyncClient`` every method returns an
+awaitable of the same value. Wire names (``tabId``, ``waitFor``, ...) come from the request models
+in ``pinchtab.models``, which also define the HTTP routes, so a parameter is named in one place.
+
+    with pinchtab.Client() as pt:
+        pt.navigate("https://example.com")
+        print(pt.snapshot(format="compact"))
+
+Any failure (non-2xx answer, server unreachable, timeout) raises ``PinchtabClientError``, which
+carries ``status`` (0 when no HTTP answer came), ``code`` and ``message`` from the error body.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+from pinchtab import models
+from pinchtab.errors import PinchtabError
+
+DEFAULT_TIMEOUT = 60.0
+# Extra seconds on top of a server-side timeout given in a call (navigate timeout, wait timeout),
+# so the HTTP request outlives the wait it asked for and the server's own answer comes back.
+_TIMEOUT_MARGIN = 10.0
+START_HINT = "start one with `pinchtab server` (or `pinchtab bridge`), or point PINCHTAB_SERVER at it"
+
+
+class PinchtabClientError(PinchtabError):
+    """The one error a client call raises.
+
+    ``status`` is the HTTP status, or 0 when no answer came (``code`` is then
+    ``server_unreachable``, ``timeout`` or ``transport_error``). ``body`` is the decoded error
+    body when there was one (e.g. ``results`` and ``failedIndex`` from a failed ``actions`` batch).
+    """
+
+    def __init__(self, message: str, code: str, *, status: int, body: Any = None) -> None:
+        super().__init__(message, code, status=status)
+        self.body = body
+
+    def __str__(self) -> str:
+        where = f"HTTP {self.status}" if self.status else "no answer"
+        return f"{self.message} ({where}, {self.code})"
+
+
+def default_server_url() -> str:
+    """``PINCHTAB_SERVER``, else the local server on the configured port (default 9867)."""
+    env = os.environ.get("PINCHTAB_SERVER")
+    if env:
+        return env.rstrip("/")
+    from pinchtab.config import load_config
+
+    return f"http://127.0.0.1:{load_config().server.port}"
+
+
+def default_token() -> str | None:
+    """``PINCHTAB_TOKEN``, else ``server.token`` from the config file."""
+    env = os.environ.get("PINCHTAB_TOKEN")
+    if env:
+        return env
+    from pinchtab.config import load_config
+
+    return load_config().server.token
+
+
+def _wire(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
+    """The camelCase JSON of ``model`` for the fields given (None means "not given").
+
+    ``model_construct`` skips validation on purpose: the server validates, and answers a 400
+    that says what is wrong, so the client never disagrees with it about what is valid.
+    """
+    given = {k: v for k, v in fields.items() if v is not None}
+    return model.model_construct(**given).model_dump(by_alias=True, exclude_unset=True, mode="json", warnings=False)
+
+
+def _json(res: httpx.Response) -> Any:
+    return res.json()
+
+
+def _key(name: str) -> Callable[[httpx.Response], Any]:
+    return lambda res: res.json()[name]
+
+
+def _body(res: httpx.Response) -> bytes:
+    return res.content
+
+
+def _json_or_text(res: httpx.Response) -> Any:
+    if res.headers.get("content-type", "").startswith("application/json"):
+        return res.json()
+    return res.text
+
+
+@dataclass
+class Call:
+    """One HTTP request and how to read its answer."""
+
+    method: str
+    path: str
+    params: dict[str, Any] | None = None
+    json: Any = None
+    parse: Callable[[httpx.Response], Any] = _json
+    timeout: float | None = None  # seconds; None: the client's default
+
+
+def _tab_path(path: str, tab_id: str | None) -> str:
+    """``/tabs/{id}/path`` with a tab ID, else the shorthand route (the current tab)."""
+    return f"/tabs/{quote(tab_id, safe='')}{path}" if tab_id else path
+
+
+def _seconds(ms: int | float | None) -> float | None:
+    return None if ms is None else ms / 1000 + _TIMEOUT_MARGIN
+
+
+class _Routes:
+    """The PinchTab HTTP API, one method per operation. Subclasses provide ``_send``."""
+
+    def _send(self, call: Call) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    # -- health and tabs -------------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """``{"status":"ok","tabs":N,...}``. A server that is up but not ready raises (503)."""
+        return self._send(Call("GET", "/health"))
+
+    def tabs(self) -> list[dict[str, Any]]:
+        """Open tabs: ``[{"id","url","title","type"}]``."""
+        return self._send(Call("GET", "/tabs", parse=_key("tabs")))
+
+    def new_tab(self, url: str | None = None) -> dict[str, Any]:
+        """Open a tab (about:blank without ``url``): ``{"tabId","url","title"}``."""
+        return self._send(Call("POST", "/tab", json=_wire(models.TabRequest, action="new", url=url)))
+
+    def focus_tab(self, id: str) -> dict[str, Any]:
+        """Make ``id`` the current tab (the one shorthand routes act on)."""
+        return self._send(Call("POST", "/tab", json=_wire(models.TabRequest, action="focus", tab_id=id)))
+
+    def close_tab(self, id: str | None = None) -> dict[str, Any]:
+        """Close ``id``, or the current tab: ``{"closed":true,"tabId"}``."""
+        return self._send(Call("POST", _tab_path("/close", id)))
+
+    # -- navigation ------------------------------------------------------------------------------
+
+    def navigate(
+        self,
+        url: str,
+        tab_id: str | None = None,
+        new_tab: bool = False,
+        timeout: int | None = None,
+        wait_for: str | None = None,
+        wait_selector: str | None = None,
+        block_images: bool = False,
+        block_media: bool = False,
+    ) -> dict[str, Any]:
+        """Load ``url`` and answer after it loaded: ``{"tabId","url","title"}``. ``timeout`` in ms."""
+        body = _wire(
+            models.NavigateRequest, url=url, new_tab=new_tab or None, timeout=timeout, wait_for=wait_for,
+            wait_selector=wait_selector, block_images=block_images or None, block_media=block_media or None,
+        )
+        return self._send(Call("POST", _tab_path("/navigate", tab_id), json=body, timeout=_seconds(timeout)))
+
+    def back(self, tab_id: str | None = None) -> dict[str, Any]:
+        return self._send(Call("POST", _tab_path("/back", tab_id)))
+
+    def forward(self, tab_id: str | None = None) -> dict[str, Any]:
+        return self._send(Call("POST", _tab_path("/forward", tab_id)))
+
+    def reload(self, tab_id: str | None = None) -> dict[str, Any]:
+        return self._send(Call("POST", _tab_path("/reload", tab_id)))
+
+    # -- snapshot and find -----------------------------------------------------------------------
+
+    def snapshot(
+        self,
+        tab_id: str | None = None,
+        interactive: bool = False,
+        format: str = "json",
+        diff: bool = False,
+        selector: str | None = None,
+        depth: int | None = None,
+        max_tokens: int | None = None,
+    ) -> dict[str, Any] | str:
+        """Accessibility snapshot with refs: a dict for ``format="json"``, text for text/compact/yaml."""
+        params = _wire(
+            models.SnapshotQuery, filter="interactive" if interactive else None,
+            format=None if format == "json" else format, diff=diff or None, selector=selector,
+            depth=depth, max_tokens=max_tokens,
+        )
+        return self._send(Call("GET", _tab_path("/snapshot", tab_id), params=params, parse=_json_or_text))
+
+    def find(
+        self,
+        query: str,
+        tab_id: str | None = None,
+        threshold: float | None = None,
+        top_k: int | None = None,
+        lexical_weight: float | None = None,
+        embedding_weight: float | None = None,
+        explain: bool = False,
+    ) -> dict[str, Any]:
+        """Element by description: ``{"best_ref","confidence","score","matches",...}``."""
+        body = _wire(
+            models.FindRequest, query=query, threshold=threshold, top_k=top_k, lexical_weight=lexical_weight,
+            embedding_weight=embedding_weight, explain=explain or None,
+        )
+        return self._send(Call("POST", _tab_path("/find", tab_id), json=body))
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def action(self, kind: str, ref: str | None = None, selector: str | None = None,
+               tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
+        """One action (``kind``: click, type, fill, press, ...). ``fields`` are the other
+        ``ActionRequest`` fields in snake_case: text, value, key, pixels, direction, x, y, wait_nav."""
+        body = _action_body(kind, ref=ref, selector=selector, **fields)
+        return self._send(Call("POST", _tab_path("/action", tab_id), json=body))
+
+    def actions(self, actions: list[dict[str, Any]], tab_id: str | None = None) -> dict[str, Any]:
+        """Run actions in order, stopping at the first failure. Each item is a dict with ``kind``
+        and the fields of ``action()`` (snake_case or camelCase keys)."""
+        body = {"actions": [_action_body(**a) for a in actions]}
+        return self._send(Call("POST", _tab_path("/actions", tab_id), json=body))
+
+    def click(self, ref: str, tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
+        return self.action("click", ref, tab_id=tab_id, **fields)
+
+    def dblclick(self, ref: str, tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
+        return self.action("dblclick", ref, tab_id=tab_id, **fields)
+
+    def type(self, ref: str, text: str, tab_id: str | None = None) -> dict[str, Any]:
+        """Type ``text`` key by key into ``ref``."""
+        return self.action("type", ref, tab_id=tab_id, text=text)
+
+    def fill(self, ref: str, value: str, tab_id: str | None = None) -> dict[str, Any]:
+        """Set the value of ``ref`` and fire input/change (works with React, Vue, ...)."""
+        return self.action("fill", ref, tab_id=tab_id, value=value)
+
+    def press(self, key: str, ref: str | None = None, tab_id: str | None = None) -> dict[str, Any]:
+        """Press a named key (Enter, Tab, Escape, ...), on ``ref`` when given."""
+        return self.action("press", ref, tab_id=tab_id, key=key)
+
+    def hover(self, ref: str, tab_id: str | None = None) -> dict[str, Any]:
+        return self.action("hover", ref, tab_id=tab_id)
+
+    def focus(self, ref: str, tab_id: str | None = None) -> dict[str, Any]:
+        return self.action("focus", ref, tab_id=tab_id)
+
+    def select(self, ref: str, value: str, tab_id: str | None = None) -> dict[str, Any]:
+        """Choose an option of a <select>, by value and then by visible text."""
+        return self.action("select", ref, tab_id=tab_id, value=value)
+
+    def scroll(self, ref: str | None = None, pixels: int | None = None, direction: str | None = None,
+               tab_id: str | None = None) -> dict[str, Any]:
+        """Scroll ``ref`` into view, or the page by ``pixels`` (default 300) or in ``direction``."""
+        return self.action("scroll", ref, tab_id=tab_id, pixels=pixels, direction=direction)
+
+    def check(self, ref: str, tab_id: str | None = None) -> dict[str, Any]:
+        return self.action("check", ref, tab_id=tab_id)
+
+    def uncheck(self, ref: str, tab_id: str | None = None) -> dict[str, Any]:
+        return self.action("uncheck", ref, tab_id=tab_id)
+
+    # -- content ---------------------------------------------------------------------------------
+
+    def text(self, tab_id: str | None = None, raw: bool = False, max_chars: int | None = None) -> dict[str, Any]:
+        """Readable text of the page: ``{"url","title","text"}`` (``raw``: all of innerText)."""
+        params = _wire(models.TextQuery, mode="raw" if raw else None, max_chars=max_chars)
+        return self._send(Call("GET", _tab_path("/text", tab_id), params=params))
+
+    def screenshot(self, tab_id: str | None = None, format: str = "png", quality: int | None = None,
+                   full_page: bool = False) -> bytes:
+        """The image bytes (jpeg when ``quality`` is given)."""
+        params = _wire(models.ScreenshotQuery, format=None if format == "png" else format, quality=quality,
+                       full_page=full_page or None, raw=True)
+        return self._send(Call("GET", _tab_path("/screenshot", tab_id), params=params, parse=_body))
+
+    def pdf(self, tab_id: str | None = None, landscape: bool = False, scale: float | None = None,
+            page_ranges: str | None = None) -> bytes:
+        """The page printed as PDF bytes."""
+        params = _wire(models.PdfRequest, landscape=landscape or None, scale=scale, page_ranges=page_ranges, raw=True)
+        return self._send(Call("GET", _tab_path("/pdf", tab_id), params=params, parse=_body))
+
+    def evaluate(self, expression: str, tab_id: str | None = None) -> Any:
+        """The JSON value of a JavaScript expression (needs ``security.allowEvaluate``)."""
+        body = _wire(models.EvaluateRequest, expression=expression)
+        return self._send(Call("POST", _tab_path("/evaluate", tab_id), json=body, parse=_key("result")))
+
+    def cookies(self, tab_id: str | None = None, url: str | None = None) -> list[dict[str, Any]]:
+        """Cookies of the page, or of ``url`` (needs ``security.allowCookies``)."""
+        params = _wire(models.CookiesQuery, url=url)
+        return self._send(Call("GET", _tab_path("/cookies", tab_id), params=params, parse=_key("cookies")))
+
+    def set_cookies(self, cookies: list[dict[str, Any]], url: str | None = None, tab_id: str | None = None) -> int:
+        """Set cookies (dicts with name, value and optionally domain, path, ...); answers how many."""
+        body = {"cookies": cookies, **({"url": url} if url else {})}
+        return self._send(Call("POST", _tab_path("/cookies", tab_id), json=body, parse=_key("set")))
+
+    def wait(self, selector: str | None = None, text: str | None = None, timeout: int | None = None,
+             tab_id: str | None = None) -> dict[str, Any]:
+        """Wait until ``selector`` or ``text`` is present: ``{"present":bool,"elapsedMs"}``.
+        ``timeout`` in ms (default 10000, capped at 30000 by the server)."""
+        body = _wire(models.WaitRequest, selector=selector, text=text, timeout=timeout)
+        wait_ms = min(timeout if timeout is not None else 10000, models.MAX_WAIT_MS)
+        return self._send(Call("POST", _tab_path("/wait", tab_id), json=body, timeout=_seconds(wait_ms)))
+
+    # -- orchestrator (pinchtab server) ----------------------------------------------------------
+
+    def profiles(self) -> Any:
+        """Profiles (persistent Chrome user-data dirs)."""
+        return self._send(Call("GET", "/profiles"))
+
+    def create_profile(self, name: str, description: str | None = None) -> dict[str, Any]:
+        body = {"name": name, **({"description": description} if description is not None else {})}
+        return self._send(Call("POST", "/profiles", json=body))
+
+    def delete_profile(self, id: str) -> Any:
+        return self._send(Call("DELETE", f"/profiles/{quote(id, safe='')}", parse=_json_or_text))
+
+    def instances(self) -> Any:
+        """Browser instances the server runs."""
+        return self._send(Call("GET", "/instances"))
+
+    def start_instance(self, profile_id: str | None = None, mode: str = "headless") -> dict[str, Any]:
+        """Start a bridge with its own Chromium (a temporary profile without ``profile_id``)."""
+        body = {"mode": mode, **({"profileId": profile_id} if profile_id else {})}
+        return self._send(Call("POST", "/instances/start", json=body))
+
+    def stop_instance(self, id: str) -> dict[str, Any]:
+        return self._send(Call("POST", f"/instances/{quote(id, safe='')}/stop"))
+
+    def open_tab_in_instance(self, id: str, url: str) -> dict[str, Any]:
+        """Open ``url`` in a new tab of instance ``id``: ``{"tabId",...}``."""
+        return self._send(Call("POST", f"/instances/{quote(id, safe='')}/tabs/open", json={"url": url}))
+
+
+_ACTION_FIELDS = {name: (info.alias or name) for name, info in models.ActionRequest.model_fields.items()}
+_ACTION_WIRE = set(_ACTION_FIELDS.values())
+
+
+def _action_body(kind: str, **fields: Any) -> dict[str, Any]:
+    """An ``ActionRequest`` body; unknown field names are a TypeError here rather than silently
+    ignored by the server (it ignores extra keys), so a typo does not become a no-op."""
+    body: dict[str, Any] = {"kind": kind}
+    for name, value in fields.items():
+        if value is None:
+            continue
+        if name in _ACTION_FIELDS:
+            body[_ACTION_FIELDS[name]] = value
+        elif name in _ACTION_WIRE:
+            body[name] = value
+        else:
+            raise TypeError(f"unknown action field {name!r}; known: {', '.join(sorted(_ACTION_FIELDS))}")
+    return body
+
+
+class _Base(_Routes):
+    def __init__(self, server_url: str | None, token: str | None, timeout: float) -> None:
+        self.server_url = (server_url or default_server_url()).rstrip("/")
+        self.token = token if token is not None else default_token()
+        self.timeout = timeout
+        self._headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.server_url!r})"
+
+    def _request_kwargs(self, call: Call) -> dict[str, Any]:
+        kw: dict[str, Any] = {"params": call.params or None}
+        if call.json is not None:
+            kw["json"] = call.json
+        if call.timeout is not None and call.timeout > self.timeout:
+            kw["timeout"] = call.timeout
+        return kw
+
+    def _transport_error(self, exc: httpx.TransportError) -> PinchtabClientError:
+        if isinstance(exc, httpx.ConnectError):
+            return PinchtabClientError(
+                f"Connection refused: no pinchtab server answers at {self.server_url} ({exc}); {START_HINT}",
+                "server_unreachable", status=0,
+            )
+        if isinstance(exc, httpx.TimeoutException):
+            return PinchtabClientError(
+                f"no answer from {self.server_url} in time ({type(exc).__name__}); the server may be busy "
+                "or the page slow: pass a larger timeout", "timeout", status=0,
+            )
+        return PinchtabClientError(f"HTTP transport failed talking to {self.server_url}: {exc!r}",
+                                   "transport_error", status=0)
+
+    @staticmethod
+    def _finish(call: Call, res: httpx.Response) -> Any:
+        if res.is_success:
+            return call.parse(res)
+        try:
+            body = res.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict) and "error" in body:
+            raise PinchtabClientError(str(body["error"]), str(body.get("code") or "http_error"),
+                                      status=res.status_code, body=body)
+        text = res.text.strip()[:300] or res.reason_phrase
+        raise PinchtabClientError(f"{call.method} {call.path}: {text}", "http_error", status=res.status_code, body=body)
+
+
+class Client(_Base):
+    """Synchronous client. ``Client(server_url=None, token=None, timeout=60.0)``.
+
+    ``server_url`` defaults to ``PINCHTAB_SERVER``, else ``http://127.0.0.1:<server.port>``;
+    ``token`` to ``PINCHTAB_TOKEN``, else ``server.token`` of the config. ``timeout`` in seconds.
+    """
+
+    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        super().__init__(server_url, token, timeout)
+        self._http = httpx.Client(base_url=self.server_url, headers=self._headers, timeout=timeout)
+
+    def _send(self, call: Call) -> Any:
+        try:
+            res = self._http.request(call.method, call.path, **self._request_kwargs(call))
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc) from exc
+        return self._finish(call, res)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class AsyncClient(_Base):
+    """Asynchronous client: the methods of ``Client``, each returning an awaitable.
+
+    ``async with AsyncClient() as pt: await pt.navigate("https://example.com")``
+    """
+
+    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        super().__init__(server_url, token, timeout)
+        self._http = httpx.AsyncClient(base_url=self.server_url, headers=self._headers, timeout=timeout)
+
+    async def _send(self, call: Call) -> Any:  # type: ignore[override]
+        try:
+            res = await self._http.request(call.method, call.path, **self._request_kwargs(call))
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc) from exc
+        return self._finish(call, res)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
