@@ -10,7 +10,9 @@ dimensions and the vector is L2-normalised:
 * ``r:<role>``     - the element's role (weakly)
 
 An element's vector mixes its own text (name, aria-label/placeholder/description, value)
-with a little of its context (parent/section); a query's vector is built from its terms.
+with its context (parent/section/ancestors, in a separate ``x:`` feature namespace); a
+query's vector is built from its terms, words the query puts in context ("in the footer",
+"Emma's") going mostly to the context namespace and the others mostly to the own-text one.
 Similarity is the (clipped) cosine, computed for all elements at once as one
 matrix-vector product over a prebuilt ``float32`` matrix.
 """
@@ -58,33 +60,36 @@ class HashingEmbedder:
         self.trigram_weight = trigram_weight
 
     # -- feature accumulation -------------------------------------------------------------
-    def add_stem(self, acc: dict[int, float], st: str, weight: float) -> None:
+    def add_stem(self, acc: dict[int, float], st: str, weight: float, ns: str = "") -> None:
         dim = self.dim
-        i, s = _slot("w:" + st, dim)
+        i, s = _slot(ns + "w:" + st, dim)
         acc[i] = acc.get(i, 0.0) + s * weight * self.word_weight
         tris = _trigrams(st)
         if tris:
             tw = weight * self.trigram_weight / math.sqrt(len(tris))
             for t in tris:
-                i, s = _slot("g:" + t, dim)
+                i, s = _slot(ns + "g:" + t, dim)
                 acc[i] = acc.get(i, 0.0) + s * tw
 
-    def add_concept(self, acc: dict[int, float], concept: str, weight: float) -> None:
-        i, s = _slot(concept, self.dim)
+    def add_concept(self, acc: dict[int, float], concept: str, weight: float, ns: str = "") -> None:
+        i, s = _slot(ns + concept, self.dim)
         acc[i] = acc.get(i, 0.0) + s * weight * self.concept_weight
 
     def add_feature(self, acc: dict[int, float], feature: str, weight: float) -> None:
         i, s = _slot(feature, self.dim)
         acc[i] = acc.get(i, 0.0) + s * weight
 
-    def add_text(self, acc: dict[int, float], text: str, weight: float) -> None:
+    def add_text(self, acc: dict[int, float], text: str, weight: float, ns: str = "") -> None:
+        """Add a text's features; ``ns`` namespaces them (the matcher uses ``"x:"`` for context)."""
         if not text or weight <= 0:
             return
         keys = analyze_text(text)
         for st in keys.stems:
-            self.add_stem(acc, st, weight)
-        for c, q in keys.concepts.items():
-            self.add_concept(acc, c, weight * q)
+            self.add_stem(acc, st, weight, ns)
+        if keys.concepts:
+            norm = 1.0 / math.sqrt(len(keys.concepts))
+            for c, q in keys.concepts.items():
+                self.add_concept(acc, c, weight * q * norm, ns)
 
     # -- vectors ----------------------------------------------------------------------------
     def dense(self, acc: dict[int, float]) -> np.ndarray:

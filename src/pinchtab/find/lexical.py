@@ -35,6 +35,8 @@ __all__ = [
     "REL_QUALITY",
 ]
 
+SURFACE = "="       # key prefix for exact word forms
+STEM_ONLY = 0.95    # a match on the stem only ("replies" for "reply")
 SYN_QUALITY = 0.9   # query term matched an element through a synonym group
 REL_QUALITY = 0.72  # ... through a looser "related" group
 
@@ -42,6 +44,7 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DIGIT_SEP = re.compile(r"(?<=\d)[,](?=\d{3}\b)")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9]+|[#@?$+×]")
 _APOS = re.compile(r"(?<=[a-z])['’](?=[a-z])")
+_POSS = re.compile(r"(?<=[a-z])['’]s\b")
 
 # Words ignored inside phrases ("create an account" == "create account").
 _PHRASE_IGNORABLE = frozenset("a an the my your our this that these those me us its their his her some please".split())
@@ -55,8 +58,8 @@ def normalize(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = _CAMEL.sub(" ", t)
     t = t.lower().replace("&", " and ").replace("\u00a0", " ").replace("…", " ")
+    t = _POSS.sub("", t)
     t = _APOS.sub("", t)
-    t = t.replace("'s ", " ").replace("’s ", " ")
     t = _DIGIT_SEP.sub("", t)
     return t
 
@@ -144,7 +147,7 @@ for _ph, _role in vocab.ROLE_PHRASES.items():
     _PHRASE_ROLE[_st] = _role
     _MAX_PHRASE = max(_MAX_PHRASE, len(_st))
 
-_STOP_STEMS = frozenset(vocab.STOP_WORDS) | frozenset(stem(w) for w in vocab.STOP_WORDS)
+_STOP = frozenset(vocab.STOP_WORDS)
 _ROLE_WORD_STEMS: dict[str, str] = {}
 for _rw in vocab.ROLE_WORDS:
     _ROLE_WORD_STEMS[stem(_rw)] = _rw
@@ -165,8 +168,9 @@ def concepts_of_word(st: str) -> dict[str, float]:
     return _WORD_CONCEPTS.get(st, {})
 
 
-def is_stop(st: str) -> bool:
-    return st in _STOP_STEMS
+def is_stop(word: str) -> bool:
+    """Stop word check on the raw (unstemmed) word."""
+    return word in _STOP
 
 
 def role_word(st: str) -> str | None:
@@ -210,12 +214,17 @@ class TextKeys:
     """Matching keys of one piece of element text."""
 
     stems: list[str] = field(default_factory=list)          # content stems, in order (no stop words)
+    raw: list[str] = field(default_factory=list)            # the words those stems came from
     compounds: set[str] = field(default_factory=set)        # adjacent joins ("logout")
     concepts: dict[str, float] = field(default_factory=dict)  # concept key -> tier quality
     bigrams: set[tuple[str, str]] = field(default_factory=set)  # adjacent raw words, for literal checks
 
     def keys(self) -> set[str]:
-        return set(self.stems) | self.compounds | set(self.concepts)
+        return set(self.stems) | self.compounds | set(self.concepts) | self.surface_keys()
+
+    def surface_keys(self) -> set[str]:
+        """``"=word"`` keys for words whose stem differs from the word (exact-form matching)."""
+        return {SURFACE + w for w, st in zip(self.raw, self.stems) if w != st}
 
 
 @lru_cache(maxsize=32768)
@@ -225,12 +234,10 @@ def analyze_text(text: str, *, joins: bool = True) -> TextKeys:
     ws = words(text)
     if not ws:
         return out
-    all_stems = [stem(w) for w in ws]
-    content = [s for s in all_stems if s not in _STOP_STEMS]
-    fallback = not content  # a name made only of stop words ("To", "From") keeps them
-    if fallback:
-        content = all_stems
+    raw = [w for w in ws if w not in _STOP] or list(ws)  # a name of only stop words ("To") keeps them
+    content = [stem(w) for w in raw]
     out.stems = content
+    out.raw = raw
     for st in content:
         c = _WORD_CONCEPTS.get(st)
         if c:
@@ -277,6 +284,10 @@ class Unit:
     generic: bool = False                # bonus-only verb/filler
     container: bool = False              # section/container noun (header, dialog, menu...)
     phrase: bool = False
+    owner: bool = False                  # possessor ("Emma's role"): names the context
+
+
+_POSSESSOR = re.compile(r"([a-z0-9]+)['’]s\b")
 
 
 @lru_cache(maxsize=4096)
@@ -285,7 +296,16 @@ def query_units(query: str) -> tuple[Unit, ...]:
     ws = words(query)
     if not ws:
         return ()
-    keep = [w for w in ws if w not in _PHRASE_IGNORABLE] or ws
+    possessors = set(_POSSESSOR.findall(unicodedata.normalize("NFKC", query).lower()))
+    keep: list[str] = []
+    owned: list[bool] = []
+    for w in ws:
+        if w in _PHRASE_IGNORABLE:
+            continue
+        keep.append(w)
+        owned.append(w in possessors)
+    if not keep:
+        keep, owned = list(ws), [False] * len(ws)
     stems = [stem(w) for w in keep]
     matches = {m[0]: m for m in _match_phrases(stems)}
     units: list[Unit] = []
@@ -295,7 +315,7 @@ def query_units(query: str) -> tuple[Unit, ...]:
         if m is not None:
             s, e, c, r = m
             wds = tuple(keep[s:e])
-            sts = tuple(x for x in stems[s:e] if x not in _STOP_STEMS) or tuple(stems[s:e])
+            sts = tuple(stem(x) for x in wds if x not in _STOP) or tuple(stems[s:e])
             joined = "".join(stems[s:e])
             concepts = dict(c or {})
             jc = _WORD_CONCEPTS.get(joined)
@@ -306,20 +326,20 @@ def query_units(query: str) -> tuple[Unit, ...]:
             units.append(
                 Unit(
                     text=" ".join(wds), words=wds, stems=sts, concepts=tuple(sorted(concepts.items())), joined=joined,
-                    role=r, phrase=True, generic=generic,
+                    role=r, phrase=True, generic=generic, owner=owned[s],
                 )
             )
             i = e
             continue
         w, st = keep[i], stems[i]
         concepts = _WORD_CONCEPTS.get(st, {})
-        stop = st in _STOP_STEMS or w in vocab.STOP_WORDS
+        stop = w in _STOP
         units.append(
             Unit(
                 text=w, words=(w,), stems=(st,), concepts=tuple(sorted(concepts.items())), joined=st,
                 role=_ROLE_WORD_STEMS.get(st) or _ROLE_WORD_STEMS.get(w), stop=stop,
                 generic=(st in _GENERIC_STEMS or w in vocab.GENERIC_WORDS) and not stop,
-                container=st in _CONTAINER_STEMS,
+                container=st in _CONTAINER_STEMS, owner=owned[i],
             )
         )
         i += 1

@@ -27,6 +27,7 @@ Scoring, per element (all vectors over the element axis):
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -80,6 +81,11 @@ X_ANCESTOR = 0.8
 X_ANCESTOR_ROLE = 0.8
 # how much a context match counts for an ordinary term / own-text match for a context term
 CONTEXT_FACTOR = 0.55
+# embedding: context weights (element side) and cross-namespace leakage (query side)
+CTX_EMB_PARENT = 0.6
+CTX_EMB_SECTION = 0.45
+CTX_EMB_ANCESTOR = 0.35
+CROSS_NS = 0.35
 CTX_OWN_FACTOR = 0.85
 
 Q_COMPOUND = 0.95
@@ -89,15 +95,17 @@ Q_PREFIX = 0.75
 Q_ABBREV = 0.7
 Q_PHRASE_PART = 0.45
 
-IDF_ALPHA = 0.12
+IDF_ALPHA = 0.25
 NON_INTERACTIVE_PRIOR = 0.85
+CONTAINER_PRIOR = 0.75
 DISABLED_PRIOR = 0.92
 UNKNOWN_ROLE_PRIOR = 0.95
 VERB_HINT_WEIGHT = 0.15
-ORDINAL_GROUP = 0.8
+ORDINAL_GROUP = 0.95
 MISSING_IDENTIFIER_PENALTY = 0.5
 
 _F32 = np.float32
+_CAPS = re.compile(r"\b[A-Z]{2,5}\b")
 
 
 def confidence_for(score: float) -> str:
@@ -168,6 +176,7 @@ class _TermVec:
     c_rows: np.ndarray   # rows matched in own text
     c_vals: np.ndarray
     n_rows: np.ndarray   # rows where the match hit the element's name
+    n_vals: np.ndarray   # how many name words that hit covers
     x_rows: np.ndarray   # rows matched in context
     x_vals: np.ndarray
     df: int
@@ -203,19 +212,25 @@ class ElementIndex:
         names: dict[str, set[int]] = {}
         context: dict[str, dict[int, float]] = {}
         pairs: set[tuple[str, str]] = set()
-        n_name = np.zeros(n, dtype=_F32)
+        n_name = np.ones(n, dtype=_F32)
         prior = np.ones(n, dtype=_F32)
         role_ids = np.zeros(n, dtype=np.int32)
         role_index: dict[str, int] = {"": 0}
         geom = np.full((n, 4), np.nan, dtype=_F32)
         accs: list[dict[int, float]] = []
+        abbrevs: set[str] = set()
         emb = self._emb
 
         def post(table: dict, keys: lexical.TextKeys, row: int, w: float, *, with_compounds: bool = True) -> None:
-            for k in keys.stems:
+            for raw, k in zip(keys.raw, keys.stems):
+                sw = w if raw == k else w * lexical.STEM_ONLY
                 d = table.setdefault(k, {})
-                if d.get(row, 0.0) < w:
-                    d[row] = w
+                if d.get(row, 0.0) < sw:
+                    d[row] = sw
+                if raw != k:
+                    d = table.setdefault(lexical.SURFACE + raw, {})
+                    if d.get(row, 0.0) < w:
+                        d[row] = w
             if with_compounds:
                 cw = w * Q_COMPOUND
                 for k in keys.compounds:
@@ -248,12 +263,15 @@ class ElementIndex:
                 post(content, keys, i, w)
                 pairs.update(keys.bigrams)
                 emb.add_text(acc, text, 1.0 if w >= F_NAME else (0.5 if text is d.value or text is d.column else 0.7))
+                for a in _CAPS.findall(text):
+                    abbrevs.add(a.lower())
             pk = analyze_text(primary) if primary else None
             if pk is not None:
                 ks = pk.keys()
                 for k in ks:
                     names.setdefault(k, set()).add(i)
-                n_name[i] = max(1, len(set(pk.stems)))
+                words_ = {st for st in pk.stems if not st[0].isdigit()} or set(pk.stems)
+                n_name[i] = max(1, len(words_))
             rt = vocab.ROLE_TEXT.get(role)
             if rt:
                 post(content, analyze_text(rt, joins=False), i, F_ROLE_TEXT, with_compounds=False)
@@ -265,13 +283,13 @@ class ElementIndex:
             # context
             if d.parent:
                 post(context, analyze_text(d.parent), i, X_PARENT)
-                emb.add_text(acc, d.parent, 0.3)
+                emb.add_text(acc, d.parent, CTX_EMB_PARENT, "x:")
             if d.section:
                 post(context, analyze_text(d.section), i, X_SECTION)
-                emb.add_text(acc, d.section, 0.25)
+                emb.add_text(acc, d.section, CTX_EMB_SECTION, "x:")
             for a in d.ancestors[:4]:
                 post(context, analyze_text(a), i, X_ANCESTOR)
-                emb.add_text(acc, a, 0.15)
+                emb.add_text(acc, a, CTX_EMB_ANCESTOR, "x:")
             for ar in d.ancestor_roles[:6]:
                 t = vocab.CONTAINER_ROLE_TEXT.get(ar)
                 if t:
@@ -284,6 +302,8 @@ class ElementIndex:
                 p = 1.0
                 if d.disabled or d.interactive is False:
                     p = DISABLED_PRIOR
+            elif role in vocab.CONTAINER_ROLES:
+                p = CONTAINER_PRIOR if not d.interactive else 1.0
             elif role in vocab.NON_INTERACTIVE_ROLES:
                 p = NON_INTERACTIVE_PRIOR if not d.interactive else 1.0
             else:
@@ -312,9 +332,10 @@ class ElementIndex:
         self._geom = geom
         self._has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
         self._order = np.arange(n, dtype=np.int32)
-        vocab_words = {k for k in list(content) + list(context) if not k.startswith("c:")}
+        vocab_words = {k for k in list(content) + list(context) if not k.startswith(("c:", lexical.SURFACE))}
         self._vocab = frozenset(vocab_words)
         self._fuzzy = FuzzyIndex(vocab_words)
+        self._abbrevs = frozenset(a for a in abbrevs if a in self._vocab)
         self._matrix = emb.matrix(accs) if n else np.zeros((0, emb.dim), dtype=_F32)
         self._log_n = math.log(1.0 + n)
         # page extents for positional phrases
@@ -364,33 +385,30 @@ class ElementIndex:
     def _literal(self, a: str, b: str) -> bool:
         return (a, b) in self._pairs
 
-    def _alternatives(self, term: Term) -> dict[str, float]:
-        u = term.unit
+    def _word_alternatives(self, st: str, raw: str, concepts, joins=(), *, fuzzy: bool = True) -> dict[str, float]:
         alts: dict[str, float] = {}
 
         def put(k: str, q: float) -> None:
             if alts.get(k, 0.0) < q:
                 alts[k] = q
 
-        if u.phrase:
-            put(u.joined, 1.0)
-            for c, q in u.concepts:
-                put(c, q)
-            for st in u.stems:
-                if not lexical.is_stop(st):
-                    put(st, Q_PHRASE_PART)
-            return alts
-        st = u.stems[0]
-        put(st, 1.0)
-        for c, q in u.concepts:
+        put(st, 1.0)  # element postings carry STEM_ONLY for inflected forms
+        if raw != st:
+            put(lexical.SURFACE + raw, 1.0)
+        for c, q in concepts:
             put(c, q)
-        for j in term.joins:
+        for j in joins:
             if j in self._vocab:
                 put(j, Q_COMPOUND)
-        if st in self._vocab or term.bonus or not st.isalpha() or len(st) < 4:
+        if not st.isalpha() or len(st) < 3:
+            return alts
+        # acronyms on the page ("INV" for invoice, "QTY" for quantity)
+        for v in self._fuzzy.prefixes_of(st):
+            if v in self._abbrevs and len(v) / len(st) >= 0.4:
+                put(v, Q_ABBREV)
+        if st in self._vocab or not fuzzy or len(st) < 4:
             return alts
         # unknown on this page: typos, prefixes, abbreviations
-        raw = u.words[0]
         for cand in {st, raw}:
             for v, dist in self._fuzzy.typos(cand):
                 put(v, Q_TYPO1 if dist == 1 else Q_TYPO2)
@@ -398,7 +416,7 @@ class ElementIndex:
             if len(st) / len(v) >= 0.4:
                 put(v, Q_PREFIX)
         for v in self._fuzzy.prefixes_of(st):
-            if len(v) / len(st) >= 0.4:
+            if len(v) / len(st) >= 0.5:
                 put(v, Q_ABBREV)
         if st not in lexical.KNOWN_STEMS:
             for v, dist in lexical.GLOBAL_FUZZY.typos(st):
@@ -406,16 +424,10 @@ class ElementIndex:
                     put(c, q * (Q_TYPO1 if dist == 1 else Q_TYPO2))
         return alts
 
-    def _term_vec(self, term: Term) -> _TermVec:
-        key = term.key
-        tv = self._terms.get(key)
-        if tv is not None:
-            return tv
-        n = len(self._desc)
-        alts = self._alternatives(term)
+    def _accumulate(self, alts: dict[str, float], n: int, hit_weight: float = 1.0):
         c = np.zeros(n, dtype=_F32)
         x = np.zeros(n, dtype=_F32)
-        nh = np.zeros(n, dtype=bool)
+        nh = np.zeros(n, dtype=_F32)
         content, context, names = self._content, self._context, self._names
         for k, q in alts.items():
             p = content.get(k)
@@ -425,15 +437,51 @@ class ElementIndex:
                 if q >= 0.6:
                     nr = names.get(k)
                     if nr is not None:
-                        nh[nr] = True
+                        nh[nr] = hit_weight
             p = context.get(k)
             if p is not None:
                 rows, vals = p
                 x[rows] = np.maximum(x[rows], vals * q)
+        nh[c <= 0] = 0.0
+        return c, x, nh
+
+    def _term_vec(self, term: Term) -> _TermVec:
+        key = term.key
+        tv = self._terms.get(key)
+        if tv is not None:
+            return tv
+        n = len(self._desc)
+        u = term.unit
+        if u.phrase:
+            alts = {u.joined: 1.0}
+            for c_, q in u.concepts:
+                alts[c_] = max(alts.get(c_, 0.0), q)
+            c, x, nh = self._accumulate(alts, n, float(len(u.stems)))
+            # partial credit: the phrase's words on their own, averaged
+            words_ = [w for w in u.words if not lexical.is_stop(w)] or list(u.words)
+            if len(words_) > 1:
+                cs = np.zeros(n, dtype=_F32)
+                xs = np.zeros(n, dtype=_F32)
+                hs = np.zeros(n, dtype=_F32)
+                for w in words_:
+                    st = lexical.stem(w)
+                    a = self._word_alternatives(st, w, tuple(lexical.concepts_of_word(st).items()), fuzzy=False)
+                    cw, xw, hw = self._accumulate(a, n)
+                    cs += cw
+                    xs += xw
+                    hs += hw
+                cs /= len(words_)
+                xs /= len(words_)
+                np.maximum(c, cs, out=c)
+                np.maximum(x, xs, out=x)
+                np.maximum(nh, hs, out=nh)
+        else:
+            alts = self._word_alternatives(u.stems[0], u.words[0], u.concepts, term.joins, fuzzy=not term.bonus)
+            c, x, nh = self._accumulate(alts, n)
         c_rows = np.flatnonzero(c).astype(np.int32)
         x_rows = np.flatnonzero(x).astype(np.int32)
-        nh &= c > 0
-        tv = _TermVec(c_rows, c[c_rows], np.flatnonzero(nh).astype(np.int32), x_rows, x[x_rows], int(c_rows.size))
+        n_rows = np.flatnonzero(nh).astype(np.int32)
+        tv = _TermVec(c_rows, c[c_rows], n_rows, nh[n_rows], x_rows, x[x_rows], int(c_rows.size))
         self._terms.put(key, tv)
         return tv
 
@@ -458,20 +506,27 @@ class ElementIndex:
         return table[self._role_ids]
 
     # ------------------------------------------------------------------ query embedding
-    def _query_vector(self, pq: ParsedQuery) -> np.ndarray:
+    def _idf(self, df: int) -> float:
+        return 1.0 + IDF_ALPHA * (self._log_n - math.log(1.0 + df))
+
+    def _query_vector(self, pq: ParsedQuery, tvs: Sequence[_TermVec]) -> np.ndarray:
         emb = self._emb
         acc: dict[int, float] = {}
-        for t in pq.terms:
-            w = (0.35 if t.bonus else 1.0) * (0.6 if t.ctx else 1.0)
+        for t, tv in zip(pq.terms, tvs):
+            w = t.weight * self._idf(tv.df)
             if t.role:
-                for r, s in vocab.ROLE_WORDS.get(t.role, {}).items():
-                    if s >= 0.8:
+                for r, s_ in vocab.ROLE_WORDS.get(t.role, {}).items():
+                    if s_ >= 0.8:
                         emb.add_feature(acc, "r:" + r, 0.5 * w)
                 continue
-            for st in t.unit.stems:
-                emb.add_stem(acc, st, w)
-            for c, q in t.unit.concepts:
-                emb.add_concept(acc, c, w * q)
+            main_ns, other_ns = ("x:", "") if (t.ctx or t.container) else ("", "x:")
+            cs = t.unit.concepts
+            norm = 1.0 / math.sqrt(len(cs)) if cs else 0.0
+            for ns, f in ((main_ns, 1.0), (other_ns, CROSS_NS)):
+                for st in t.unit.stems:
+                    emb.add_stem(acc, st, w * f, ns)
+                for c, q in cs:
+                    emb.add_concept(acc, c, w * f * q * norm, ns)
         return emb.dense(acc)
 
     def _plan(self, query: str) -> _Plan:
@@ -479,34 +534,34 @@ class ElementIndex:
         if plan is None:
             pq = parse_query(query, self._literal)
             tvs = tuple(self._term_vec(t) for t in pq.terms)
-            plan = _Plan(pq, self._query_vector(pq), tvs)
+            plan = _Plan(pq, self._query_vector(pq, tvs), tvs)
             self._plans.put(query, plan)
         return plan
 
     # ------------------------------------------------------------------ scoring
-    def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *, with_prior: bool = True,
+    def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *,
                  hints: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Lexical score vector and a mask of elements whose role a role word asked for."""
+        """Lexical score vector and each element's prior (lifted where a role word asked for its role)."""
         n = len(self._desc)
         num = np.zeros(n, dtype=_F32)
         den = np.zeros(n, dtype=_F32)
         den_const = 0.0
         hits = np.zeros(n, dtype=_F32)
-        role_ok = np.zeros(n, dtype=_F32)
-        log_n = self._log_n
+        role_ok = None
         for t, tv in zip(terms, tvs):
-            fc = CTX_OWN_FACTOR if t.ctx else 1.0
-            fx = 1.0 if (t.ctx or t.container) else CONTEXT_FACTOR
             s = np.zeros(n, dtype=_F32)
             if tv.c_rows.size:
-                s[tv.c_rows] = tv.c_vals * fc if fc != 1.0 else tv.c_vals
-            if tv.x_rows.size:
-                s[tv.x_rows] = np.maximum(s[tv.x_rows], tv.x_vals * fx)
+                s[tv.c_rows] = tv.c_vals * CTX_OWN_FACTOR if t.ctx else tv.c_vals
             if t.role:
+                # a role word describes the target itself: its role, or its own text ("menu")
                 rv = self._role_vec(t.role)
                 np.maximum(s, rv, out=s)
-                np.maximum(role_ok, rv, out=role_ok)
-            w = t.weight * (1.0 + IDF_ALPHA * (log_n - math.log(1.0 + tv.df)))
+                if t.role not in vocab.WEAK_ROLE_WORDS:
+                    role_ok = rv if role_ok is None else np.maximum(role_ok, rv)
+            elif tv.x_rows.size:
+                fx = 1.0 if (t.ctx or t.container) else CONTEXT_FACTOR
+                s[tv.x_rows] = np.maximum(s[tv.x_rows], tv.x_vals * fx)
+            w = t.weight * self._idf(tv.df)
             if t.bonus:
                 s *= w
                 num += s
@@ -515,20 +570,17 @@ class ElementIndex:
                 num += w * s
                 den_const += w
             if tv.n_rows.size:
-                hits[tv.n_rows] += 1.0
+                hits[tv.n_rows] += tv.n_vals
         if hints:
             hv = self._hint_vec(hints) * VERB_HINT_WEIGHT
             num += hv
             den += hv
         den += den_const
-        with np.errstate(invalid="ignore", divide="ignore"):
-            qcov = np.where(den > 0, num / np.maximum(den, 1e-9), 0.0).astype(_F32)
-        ncov = np.minimum(hits, self._n_name) / np.maximum(self._n_name, 1.0)
+        qcov = num / np.maximum(den, 1e-9)
+        ncov = np.minimum(hits, self._n_name) / self._n_name
         lex = qcov * (0.8 + 0.2 * ncov)
-        if with_prior:
-            prior = np.where(role_ok > 0, 1.0, self._prior) if terms and any(t.role for t in terms) else self._prior
-            lex = lex * prior
-        return lex.astype(_F32, copy=False), role_ok
+        prior = self._prior if role_ok is None else np.where(role_ok > 0, np.maximum(self._prior, 1.0), self._prior)
+        return lex.astype(_F32, copy=False), prior
 
     def _match_strength(self, terms: Sequence[Term]) -> np.ndarray:
         """Average max-strength of ``terms`` over own text, context and role (for exclusions)."""
@@ -593,10 +645,13 @@ class ElementIndex:
                 ok, dist = dy > tol, dy + 0.5 * np.abs(dx)
             elif rel in ("above", "before"):
                 ok, dist = dy < -tol, -dy + 0.5 * np.abs(dx)
-            elif rel == "left":
-                ok, dist = dx < -tol, -dx + 2.0 * np.abs(dy)
-            elif rel == "right":
-                ok, dist = dx > tol, dx + 2.0 * np.abs(dy)
+            elif rel in ("left", "right"):
+                same_row = (g[:, 1] < a[1] + max(a[3], 1.0)) & (g[:, 1] + np.maximum(g[:, 3], 1.0) > a[1])
+                side = dx < -tol if rel == "left" else dx > tol
+                ok = side & same_row
+                if not ok.any():
+                    ok = side
+                dist = np.abs(dx) + 2.0 * np.abs(dy)
             else:
                 ok, dist = np.ones(cand.size, dtype=bool), np.hypot(dx, dy)
         else:
@@ -640,13 +695,13 @@ class ElementIndex:
             return self._result([], threshold, t0, 0, explain)
         plan = self._plan(query.strip())
         pq = plan.parsed
-        lex, role_ok = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints)
+        lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints)
         emb = self._matrix @ plan.qvec
         np.clip(emb, 0.0, 1.0, out=emb)
         composite = wl * lex + we * emb
         internal = max(0.05, 0.5 * threshold)
         keep = (lex >= internal) | (emb >= internal)
-        score = np.where(keep, composite, 0.0).astype(_F32)
+        score = np.where(keep, composite * prior, 0.0).astype(_F32)
 
         # a specific identifier the page does not contain ("INV-1024") -> nothing really matches
         for t, tv in zip(pq.terms, plan.term_vecs):
@@ -661,7 +716,7 @@ class ElementIndex:
         if pq.relation is not None and cand.size:
             rel, aterms = pq.relation
             avecs = [self._term_vec(t) for t in aterms]
-            alex, _ = self._lexical(aterms, avecs, with_prior=False)
+            alex, _ = self._lexical(aterms, avecs)
             anchor = int(np.argmax(alex))
             if alex[anchor] >= 0.3:
                 r = self._relation(rel, anchor, cand)
@@ -671,16 +726,18 @@ class ElementIndex:
         if pq.directions and cand.size:
             p = self._directional(pq.directions, cand)
             score[cand] *= 0.6 + 0.4 * p
-        # ordinal among the comparable matches, in document order
+        # ordinal among the comparable matches (same role, similar lexical score), in document order
         if pq.ordinal is not None:
-            top = float(score.max()) if n else 0.0
-            if top > 0:
-                group = np.flatnonzero(score >= max(threshold, ORDINAL_GROUP * top))
+            live = np.flatnonzero(score > 0)
+            if live.size:
+                lp = lex[live] * prior[live]
+                lead = int(live[np.lexsort((-score[live], -lp))[0]])
+                group = live[(lex[live] >= ORDINAL_GROUP * lex[lead]) & (self._role_ids[live] == self._role_ids[lead])]
                 k = pq.ordinal
-                if group.size >= (k if k > 0 else -k):
+                if group.size >= abs(k):
+                    top = float(score.max())
                     pick = int(group[k - 1] if k > 0 else group[k])
-                    others = group[group != pick]
-                    score[others] = np.minimum(score[others], 0.97 * top)
+                    np.minimum(score, 0.97 * top, out=score)
                     score[pick] = top
         np.clip(score, 0.0, 1.0, out=score)
 

@@ -39,6 +39,7 @@ W_ROLE = 0.6
 W_ROLE_WEAK = 0.4
 W_CONTAINER = 0.8
 W_GENERIC = 0.35
+W_LOW = 0.4
 
 _NEG_PHRASES = {tuple(p) for p in vocab.NEGATION_PHRASES}
 _REL_PHRASES = sorted(
@@ -92,6 +93,11 @@ def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
     only_generic = all(u.generic for u in content)
     terms: list[Term] = []
     for k, u in enumerate(content):
+        if (k == 0 and u.role and not u.phrase and u.words[0] in vocab.VERB_ROLE_WORDS and len(content) > 1
+                and not ctx):
+            # "switch to dark mode", "toggle sound": a verb, not the target's role
+            terms.append(Term(u, W_GENERIC, bonus=True))
+            continue
         joins = []
         if not u.phrase:
             if k > 0 and not content[k - 1].phrase:
@@ -110,6 +116,8 @@ def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
             terms.append(Term(u, W_GENERIC, bonus=True, ctx=ctx, joins=tuple(joins)))
         elif u.container:
             terms.append(Term(u, W_CONTAINER, ctx=ctx, container=True, joins=tuple(joins)))
+        elif not u.phrase and u.words[0] in vocab.LOW_WEIGHT_WORDS:
+            terms.append(Term(u, W_LOW, ctx=ctx, joins=tuple(joins)))
         else:
             terms.append(Term(u, W_DIGITS if digits else W_CONTENT, ctx=ctx, joins=tuple(joins), digits=digits))
     return terms
@@ -215,7 +223,9 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
             main.append((u, in_ctx))
         i += 1
 
-    # ---- terms
+    # ---- terms ("this project", "Emma's role": the owner is context, unless it is all there is)
+    if any(not (u.owner or c or u.stop or u.generic) for u, c in main):
+        main = [(u, c or u.owner) for u, c in main]
     plain = [u for u, c in main if not c]
     ctxu = [u for u, c in main if c]
     terms = _make_terms(plain, ctx=False) + _make_terms(ctxu, ctx=True)
@@ -232,7 +242,7 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
     hints: dict[str, float] = {}
     if main:
         first = main[0][0]
-        h = vocab.VERB_ROLE_HINTS.get(first.words[0]) if not first.phrase else None
+        h = vocab.VERB_ROLE_HINTS.get(first.words[0]) if not first.phrase and len(main) > 1 else None
         if h:
             hints.update(h)
     # "turn on"/"enable" phrases

@@ -35,9 +35,17 @@ GENERIC_WORDS: frozenset[str] = frozenset(
     click clicking press tap hit push go goto navigate open view see show display look
     check use using choose pick select want need let get make find enter type fill put
     input write read visit access hover focus scroll locate element thing one item icon
-    area part want like would now just
+    area part want like would now just enable disable turn
     """.split()
 )
+# Modifiers that narrow little: matched normally but weigh less than content words.
+LOW_WEIGHT_WORDS: frozenset[str] = frozenset(
+    """
+    different another other current existing entire whole specific particular certain
+    """.split()
+)
+# Role words that, opening a query, are verbs ("switch to dark mode", "toggle sound").
+VERB_ROLE_WORDS: frozenset[str] = frozenset({"switch", "toggle", "input"})
 # note: several of these (select, check, open, like, read) are also common name words; they
 # are matched normally when an element contains them and never penalise one that does not.
 
@@ -155,6 +163,13 @@ ROLE_PHRASES: dict[tuple[str, ...], str] = {
     ("option", "button"): "radio", ("toggle", "switch"): "toggle", ("toggle", "button"): "toggle",
     ("select", "box"): "dropdown", ("select", "menu"): "dropdown", ("pop", "up"): "popup",
 }
+# Containers: almost never the element an agent wants to act on.
+CONTAINER_ROLES: frozenset[str] = frozenset(
+    """
+    dialog alertdialog menu menubar toolbar table grid treegrid navigation banner contentinfo main region form
+    list tablist tabpanel group complementary document application search rowgroup tree radiogroup
+    """.split()
+)
 # Roles that are not themselves actionable; a query without a role word that names them
 # prefers actionable elements.
 NON_INTERACTIVE_ROLES: frozenset[str] = frozenset(
@@ -216,7 +231,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("login", "syn", ["sign in", "signin", "log in", "login", "log on", "logon", "sign on", "authenticate"]),
     ("logout", "syn", ["sign out", "signout", "log out", "logout", "log off", "logoff", "sign off"]),
     ("signup", "syn", ["sign up", "signup", "register", "registration", "create account", "create an account",
-                       "new account", "open account", "create your account"]),
+                       "new account", "create your account"]),
     ("signup-rel", "rel", ["sign up", "register", "join", "get started", "enroll", "enrol"]),
     ("pwreset", "syn", ["forgot password", "forgotten password", "reset password", "recover password", "lost password",
                         "password reset", "forgot your password", "password recovery", "trouble signing in",
@@ -245,13 +260,14 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("skip", "syn", ["skip to content", "skip to main content", "jump to content", "skip navigation", "skip nav",
                      "skip to main", "jump to main content", "skip links"]),
     ("skip-rel", "rel", ["skip", "jump", "bypass"]),
+    ("toc", "syn", ["table of contents", "contents", "toc", "on this page", "in this article", "jump to section"]),
     ("breadcrumb", "rel", ["breadcrumb", "breadcrumbs", "path", "trail"]),
     ("page", "rel", ["page", "screen", "view"]),
     ("tab", "rel", ["tab", "section", "panel"]),
     # --- common actions
     ("search", "syn", ["search", "find", "look up", "lookup", "magnifying glass", "magnifier", "magnify", "search bar",
                        "search box", "search field"]),
-    ("search-rel", "rel", ["search", "query", "filter", "keywords", "look for"]),
+    ("search-rel", "rel", ["search", "query", "keywords", "look for", "search term"]),
     ("settings", "syn", ["settings", "setting", "preferences", "preference", "prefs", "configuration", "config",
                          "configure", "gear", "cog", "cogwheel", "gear icon"]),
     ("settings-rel", "rel", ["settings", "options", "customize", "customise", "personalize", "setup", "set up", "controls"]),
@@ -262,8 +278,8 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("close-rel", "rel", ["close", "exit", "quit", "cancel", "collapse", "minimize"]),
     ("cancel", "syn", ["cancel", "abort", "never mind", "nevermind", "go back", "no thanks", "not now"]),
     ("cancel-rel", "rel", ["cancel", "discard", "close", "dismiss", "reset"]),
-    ("submit", "syn", ["submit", "send", "post", "publish", "go", "paper plane"]),
-    ("submit-rel", "rel", ["submit", "confirm", "ok", "okay", "apply", "done", "finish", "save", "continue", "proceed",
+    ("submit", "syn", ["submit", "send", "publish", "go", "paper plane"]),
+    ("submit-rel", "rel", ["submit", "post", "confirm", "ok", "okay", "apply", "done", "finish", "save", "continue", "proceed",
                            "complete", "place order", "update", "enter"]),
     ("confirm", "syn", ["confirm", "ok", "okay", "yes", "accept", "agree", "approve", "allow", "i agree", "got it"]),
     ("decline", "syn", ["decline", "reject", "deny", "refuse", "disagree", "block", "no"]),
@@ -332,7 +348,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("changelog", "syn", ["changelog", "change log", "release notes", "releases", "what's new", "whats new", "history of changes"]),
     ("history", "syn", ["history", "recent", "clock", "clock icon", "activity log", "log"]),
     ("calendar", "syn", ["calendar", "date picker", "datepicker", "calendar icon", "pick a date", "choose date", "schedule"]),
-    ("date", "rel", ["date", "day", "when", "dates", "calendar"]),
+    ("date", "rel", ["date", "day", "dates", "calendar", "mm dd", "dd mm", "mm dd yyyy", "dd mm yyyy", "yyyy mm dd"]),
     ("time", "rel", ["time", "hour", "clock", "schedule"]),
     ("timezone", "syn", ["timezone", "time zone", "tz", "utc offset"]),
     ("language", "syn", ["language", "languages", "lang", "locale", "translate", "translation", "globe", "globe icon"]),
@@ -363,7 +379,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
                        "voucher code", "coupon code", "gift card", "gift code", "redeem code"]),
     ("shipping", "syn", ["shipping", "delivery", "postage", "ship", "shipment", "deliver"]),
     ("billing", "rel", ["billing", "payment", "invoice", "invoices", "subscription", "plan", "card", "pay"]),
-    ("payment", "syn", ["payment", "payments", "pay", "payment method", "credit card", "debit card", "card"]),
+    ("payment", "syn", ["payment", "payments", "pay", "payment method", "credit card", "debit card"]),
     ("card", "syn", ["card number", "credit card number", "card no", "cc number", "pan"]),
     ("cvv", "syn", ["cvv", "cvc", "cvv2", "security code", "card verification", "card security code", "csc"]),
     ("expiry", "syn", ["expiry", "expiration", "expiry date", "expiration date", "expires", "exp date", "valid thru",
@@ -420,7 +436,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     # --- data / dev
     ("export", "syn", ["export", "export data", "download data", "export csv", "download csv", "save as csv"]),
     ("import", "syn", ["import", "upload data", "import csv"]),
-    ("repo", "syn", ["repo", "repository", "repositories", "repos", "project"]),
+    ("repo", "syn", ["repo", "repository", "repositories", "repos"]),
     ("pullrequest", "syn", ["pull request", "pull requests", "pr", "prs", "merge request", "merge requests", "mr"]),
     ("branch", "syn", ["branch", "branches", "branch selector", "switch branch", "checkout branch"]),
     ("ci", "syn", ["ci", "ci cd", "build", "builds", "pipeline", "pipelines", "workflow", "workflows", "workflow runs",
@@ -430,7 +446,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("apikey", "syn", ["api key", "api keys", "api token", "api tokens", "access token", "access tokens",
                        "personal access token", "secret key"]),
     ("sdk", "rel", ["sdk", "client", "library", "client library", "package", "bindings"]),
-    ("code", "rel", ["code", "source", "source code", "snippet", "code snippet", "clone"]),
+    ("code", "rel", ["code", "source", "source code", "snippet", "code snippet"]),
     ("file", "syn", ["file", "files", "document", "documents", "attachment"]),
     ("folder", "syn", ["folder", "folders", "directory", "directories", "label", "labels"]),
     ("spam", "syn", ["spam", "junk", "junk mail", "report spam"]),
