@@ -98,7 +98,7 @@
   // owner: the nearest emitted ancestor's record (text already in its name is not repeated).
   function visit(node, depth, ctx, owner) {
     if (node.nodeType === 3) {
-      if (interactiveOnly || depth > maxDepth || ctx.quiet) return;
+      if (interactiveOnly || ctx.quiet) return;
       const text = clip(node.data);
       if (!text) return;
       if (owner && owner.n && owner.n.includes(text)) return;
@@ -124,7 +124,7 @@
       const clickable = SKIP_ROLE.has(role) &&
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
       const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role)));
-      if (keep && depth <= maxDepth) {
+      if (keep) {
         let name = clip(el.computedName || '');
         if (clickable) {
           role = role || 'generic';
@@ -183,6 +183,13 @@
     if (!root) return [JSON.stringify(Object.assign(page, { missing: true })), []];
   }
   if (root) visit(root, 0, { section: '', parent: '' }, null);
+  if (maxDepth !== Infinity) {
+    // Cut after the walk, not during it: the pruning of empty or one-child wrappers above must
+    // see the whole subtree, else an unnamed landmark whose children are below the limit vanishes.
+    const keep = data.map((d) => d.d <= maxDepth);
+    page.nodes = data.filter((_, i) => keep[i]);
+    return [JSON.stringify(page), elements.filter((_, i) => keep[i])];
+  }
   page.nodes = data;
   return [JSON.stringify(page), elements];
 })

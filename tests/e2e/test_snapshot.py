@@ -1,0 +1,347 @@
+"""Accessibility snapshots against a real Chromium: refs, roles, filters, formats, budgets, diffs."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import js, open_page, ref_of, snap
+
+STRUCTURAL = {"generic", "none", "presentation", ""}
+
+
+def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
+    res = http.get(f"/tabs/{tab}/snapshot", params={"format": "text", **params})
+    assert res.status_code == 200, res.text
+    assert res.headers["content-type"].startswith("text/plain")
+    return res.text
+
+
+def roles_names(s: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(n["role"], n["name"]) for n in s["nodes"]]
+
+
+def test_refs_follow_document_order(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    s = snap(http, tab)
+    assert s["url"] == f"{pages}/login.html" and s["title"] == "Login"
+    assert s["count"] == len(s["nodes"])
+    assert [n["ref"] for n in s["nodes"]] == [f"e{i}" for i in range(s["count"])]
+    assert roles_names(s) == [
+        ("banner", ""),
+        ("navigation", "Main"),
+        ("link", "Home"),
+        ("link", "Table"),
+        ("main", ""),
+        ("heading", "Welcome back"),
+        ("form", "Login form"),
+        ("textbox", "Email address"),
+        ("textbox", "Password"),
+        ("checkbox", "Remember me"),
+        ("button", "Log in"),
+        ("link", "Forgot password?"),
+        ("contentinfo", ""),
+        ("link", "Terms of Service"),
+    ]
+    depths = {n["name"] or n["role"]: n["depth"] for n in s["nodes"]}
+    assert (depths["banner"], depths["Main"], depths["Home"]) == (0, 1, 2)
+    assert (depths["Login form"], depths["Email address"]) == (1, 2)
+
+
+def test_node_ids_are_stable_backend_ids(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    first, second = snap(http, tab), snap(http, tab)
+    ids = [n["nodeId"] for n in first["nodes"]]
+    assert all(isinstance(i, int) and i > 0 for i in ids)
+    assert len(set(ids)) == len(ids)
+    # the same DOM nodes keep their backend ids between snapshots
+    assert ids == [n["nodeId"] for n in second["nodes"]]
+    # and a new document gets new nodes
+    open_page(http, tab, f"{pages}/login.html")
+    assert not set(ids) & {n["nodeId"] for n in snap(http, tab)["nodes"]}
+
+
+def test_roles_and_names_are_chromium_s(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    s = snap(http, tab)
+    computed = js(http, tab, """[...document.querySelectorAll('select, input, textarea, button, [role=textbox], form, fieldset, h1')]
+        .map(e => [e.computedRole, e.computedName])""")
+    got = roles_names(s)
+    for role, name in computed:
+        assert (role, name) in got, (role, name)
+    assert ("combobox", "Country") in got
+    assert ("checkbox", "Newsletter") in got and ("radio", "Pro") in got
+    assert ("group", "Notifications") in got and ("textbox", "Rich text") in got
+
+
+def test_json_fields(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    js(http, tab, "document.getElementById('bio').value = 'Hello there'; document.getElementById('bio').focus()")
+    nodes = {(n["role"], n["name"]): n for n in snap(http, tab)["nodes"]}
+    allowed = {"ref", "role", "name", "value", "depth", "focused", "disabled", "checked", "nodeId",
+               "pressed", "expanded", "selected", "required", "placeholder"}
+    for node in nodes.values():
+        assert set(node) <= allowed, node
+        assert {"ref", "role", "name", "depth", "nodeId"} <= set(node)
+        assert None not in node.values()
+    bio = nodes[("textbox", "Bio")]
+    assert bio["value"] == "Hello there" and bio["focused"] is True
+    assert nodes[("combobox", "Country")]["value"] == "Choose..."
+    assert nodes[("checkbox", "Newsletter")]["checked"] is False
+    assert nodes[("checkbox", "Alerts")]["checked"] is True
+    assert nodes[("radio", "Free")]["checked"] is True
+    assert "checked" not in nodes[("button", "Save")] and "focused" not in nodes[("button", "Save")]
+    open_page(http, tab, f"{pages}/buttons.html")
+    nodes = {(n["role"], n["name"]): n for n in snap(http, tab)["nodes"]}
+    assert nodes[("button", "Disabled button")]["disabled"] is True
+    assert "disabled" not in nodes[("button", "Increment")]
+
+
+def test_password_value_is_masked(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "document.getElementById('password').value = 'hunter2'")
+    s = snap(http, tab)
+    node = next(n for n in s["nodes"] if n["name"] == "Password")
+    assert "hunter2" not in json.dumps(s)
+    assert node["value"] == "\u2022" * 7
+
+
+def test_interactive_filter(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    full = snap(http, tab)
+    inter = snap(http, tab, filter="interactive")
+    assert snap(http, tab, interactive="true") == inter
+    assert roles_names(inter) == [
+        ("link", "Home"), ("link", "Table"), ("textbox", "Email address"), ("textbox", "Password"),
+        ("checkbox", "Remember me"), ("button", "Log in"), ("link", "Forgot password?"), ("link", "Terms of Service"),
+    ]
+    assert [n["ref"] for n in inter["nodes"]] == [f"e{i}" for i in range(inter["count"])]
+    full_ids = {n["nodeId"] for n in full["nodes"]}
+    assert {n["nodeId"] for n in inter["nodes"]} <= full_ids
+    assert snap(http, tab, filter="all") == full
+
+
+def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    s = snap(http, tab, filter="interactive")
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Increment")})
+    assert res.status_code == 200, res.text
+    assert js(http, tab, "document.getElementById('count').textContent") == "1"
+
+
+def test_text_format(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "const e = document.getElementById('email'); e.value = 'a@b.c'; e.focus()")
+    data = snap(http, tab)
+    text = snapshot_text(http, tab)
+    lines = text.splitlines()
+    assert lines[:3] == ["# Login", f"# {pages}/login.html", f"# {data['count']} nodes"]
+    body = lines[3:]
+    assert len(body) == data["count"]
+    for node, line in zip(data["nodes"], body, strict=True):
+        assert line.startswith("  " * node["depth"] + node["ref"] + " " + node["role"]), line
+    assert '    e10 button "Log in"' in body
+    assert '    e7 textbox "Email address" val="a@b.c" [focused]' in body
+    assert '    e9 checkbox "Remember me" [unchecked]' in body
+    assert "e4 main" in body
+
+
+def test_compact_format(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
+    assert res.status_code == 200
+    lines = res.text.splitlines()
+    assert lines[0].startswith("#") and "Login" in lines[0]
+    assert 'e10:button "Log in"' in lines
+    assert not any(line.startswith(" ") for line in lines)
+    assert len(lines) == 1 + snap(http, tab)["count"]
+    assert len(res.text) < len(snapshot_text(http, tab))
+    assert len(res.text) < len(http.get(f"/tabs/{tab}/snapshot").text) / 2
+
+
+def test_yaml_format(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.get(f"/tabs/{tab}/snapshot", params={"format": "yaml"})
+    assert res.status_code == 200
+    lines = res.text.splitlines()
+    assert lines[0] == "# Login"
+    assert '- banner [ref=e0]:' in lines
+    assert '  - navigation "Main" [ref=e1]:' in lines
+    assert '    - link "Home" [ref=e2]' in lines
+    assert '    - button "Log in" [ref=e10]' in lines
+    assert '    - checkbox "Remember me" [ref=e9] [unchecked]' in lines
+
+
+def test_depth(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    full = snap(http, tab)
+    for depth in (0, 1, 2):
+        s = snap(http, tab, depth=depth)
+        assert s["nodes"], depth
+        assert max(n["depth"] for n in s["nodes"]) == depth
+        expected = [(n["role"], n["name"]) for n in full["nodes"] if n["depth"] <= depth]
+        assert roles_names(s) == expected
+    assert roles_names(snap(http, tab, depth=0)) == [("banner", ""), ("main", ""), ("contentinfo", "")]
+    assert http.get(f"/tabs/{tab}/snapshot", params={"depth": -1}).status_code == 400
+
+
+def test_selector_subtree(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    s = snap(http, tab, selector="#login")
+    assert roles_names(s) == [
+        ("form", "Login form"), ("textbox", "Email address"), ("textbox", "Password"),
+        ("checkbox", "Remember me"), ("button", "Log in"), ("link", "Forgot password?"),
+    ]
+    assert s["nodes"][0]["depth"] == 0 and s["nodes"][1]["depth"] == 1
+    assert s["nodes"][0]["ref"] == "e0"
+    inter = snap(http, tab, selector="nav", filter="interactive")
+    assert roles_names(inter) == [("link", "Home"), ("link", "Table")]
+
+
+def test_selector_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.get(f"/tabs/{tab}/snapshot", params={"selector": "###"})
+    assert res.status_code == 400 and res.json()["code"] == "bad_selector"
+    assert "###" in res.json()["error"]
+    res = http.get(f"/tabs/{tab}/snapshot", params={"selector": "#nothing-here"})
+    assert res.status_code == 404 and res.json()["code"] == "selector_not_found"
+    # the tab still works
+    assert snap(http, tab)["count"] == 14
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "compact", "yaml"])
+def test_max_tokens(http: httpx.Client, tab: str, pages: str, fmt: str) -> None:
+    open_page(http, tab, f"{pages}/large.html")
+    full = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt})
+    budget = 800
+    res = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt, "maxTokens": budget})
+    assert res.status_code == 200
+    assert len(res.text) <= budget * 4
+    assert len(res.text) > budget * 4 * 0.7  # uses the budget rather than giving up early
+    if fmt == "json":
+        body = res.json()
+        assert body["truncated"] is True
+        assert body["count"] == len(body["nodes"]) < body["totalCount"] == full.json()["count"]
+        assert body["nodes"] == full.json()["nodes"][: body["count"]]
+    else:
+        assert "truncated" in res.text.splitlines()[-1]
+    assert "truncated" not in http.get(f"/tabs/{tab}/snapshot", params={"format": fmt, "maxTokens": 10**6}).text
+
+
+def test_diff(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    before = snap(http, tab)
+    js(http, tab, """
+        document.getElementById('news').checked = true;
+        document.getElementById('save').remove();
+        const b = document.createElement('button'); b.textContent = 'Export'; b.type = 'button';
+        document.querySelector('form').append(b);
+    """)
+    d = snap(http, tab, diff="true")
+    assert d["diff"] is True
+    assert [(n["role"], n["name"]) for n in d["added"]] == [("button", "Export")]
+    assert [(n["role"], n["name"], n["checked"]) for n in d["changed"]] == [("checkbox", "Newsletter", True)]
+    save = next(n for n in before["nodes"] if n["name"] == "Save")
+    assert d["removed"] == [{"ref": save["ref"], "role": "button", "name": "Save", "nodeId": save["nodeId"]}]
+    # nothing changed since: an empty diff
+    again = snap(http, tab, diff="true")
+    assert (again["added"], again["changed"], again["removed"]) == ([], [], [])
+    # refs in added/changed are the new snapshot's: they work for actions
+    new_ref = d["added"][0]["ref"]
+    js(http, tab, "document.querySelector('form').lastElementChild.onclick = () => { window.exported = true }")
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": new_ref}).status_code == 200
+    assert js(http, tab, "window.exported") is True
+    # the click focused the button: a change
+    focused = snap(http, tab, diff="true")
+    assert [(n["name"], n.get("focused")) for n in focused["changed"]] == [("Export", True)]
+    # text form of a diff
+    js(http, tab, "document.getElementById('alerts').checked = false")
+    text = snapshot_text(http, tab, diff="true")
+    assert "# diff: 0 added, 1 changed, 0 removed" in text
+    assert '~ e5 checkbox "Alerts" [unchecked]' in text.splitlines()
+
+
+def test_first_diff_reports_everything_as_added(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    d = snap(http, tab, diff="true")
+    assert len(d["added"]) == d["count"] == 14 and d["removed"] == []
+
+
+def test_same_origin_iframe_content_is_included(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/iframe.html")
+    s = snap(http, tab)
+    got = roles_names(s)
+    assert got.index(("button", "Outer button")) < got.index(("heading", "Inner frame"))
+    assert ("textbox", "Inner name") in got and ("button", "Inner button") in got
+    inner = next(n for n in s["nodes"] if n["name"] == "Inner button")
+    assert isinstance(inner["nodeId"], int)
+
+
+def test_hidden_elements_are_excluded_and_open_shadow_dom_included(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    names = [n["name"] for n in snap(http, tab)["nodes"]]
+    assert "Hidden button" not in names  # display:none
+    assert "Aria hidden" not in names  # aria-hidden=true
+    assert "Invisible" not in names  # visibility:hidden
+    assert "Shadow button" in names
+    assert "Shadow button" in [n["name"] for n in snap(http, tab, filter="interactive")["nodes"]]
+
+
+def test_visibility_hidden_parent_with_visible_child(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    js(http, tab, """document.body.insertAdjacentHTML('beforeend',
+        '<div style="visibility:hidden"><span>Secret words</span><button style="visibility:visible">Shown child</button></div>')""")
+    names = [n["name"] for n in snap(http, tab)["nodes"]]
+    assert "Shown child" in names
+    assert not any("Secret words" in n for n in names)
+
+
+@pytest.mark.parametrize("page", ["login.html", "buttons.html", "form.html", "table.html", "iframe.html", "index.html",
+                                  "events.html", "large.html"])
+def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str) -> None:
+    open_page(http, tab, f"{pages}/{page}")
+    for params in ({}, {"filter": "interactive"}):
+        for node in snap(http, tab, **params)["nodes"]:
+            assert node["role"] not in STRUCTURAL, node
+            if node["role"] == "text":
+                assert node["name"].strip(), node
+
+
+def test_large_page(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/large.html")
+    started = time.monotonic()
+    full = snap(http, tab)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5, elapsed
+    assert full["count"] > 500
+    inter = snap(http, tab, filter="interactive")
+    roles: dict[str, int] = {}
+    for n in inter["nodes"]:
+        roles[n["role"]] = roles.get(n["role"], 0) + 1
+    # 80 rows x (Edit, Delete) + Search; 30 nav + 30 section + 20 footer links; 30 x (name, checkbox, select)
+    assert roles == {"button": 161, "link": 80, "searchbox": 1, "textbox": 30, "checkbox": 30, "combobox": 30}
+    assert inter["count"] == 332
+    full_interactive = [n["nodeId"] for n in full["nodes"] if n["role"] in roles]
+    assert [n["nodeId"] for n in inter["nodes"]] == full_interactive
+    assert ("button", "Delete 79") in roles_names(inter)
+
+
+def test_snapshot_on_the_current_tab_and_unknown_tab(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/table.html")
+    res = http.get("/snapshot", params={"tabId": tab})
+    assert res.status_code == 200 and res.json()["title"] == "Team table"
+    res = http.get("/tabs/NOPE/snapshot")
+    assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
+
+
+def test_table_rows(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/table.html")
+    s = snap(http, tab)
+    got = roles_names(s)
+    assert ("table", "Team members") in got
+    assert ("cell", "Ada Lovelace") in got and ("columnheader", "Role") in got
+    assert [name for role, name in got if role == "button"] == ["Edit", "Edit", "Edit"]
