@@ -1,0 +1,108 @@
+"""Which instance owns which tab, and which tab id a request names.
+
+The table learns owners from the proxied responses that carry a ``tabId`` (navigate, tab/new,
+back/forward/reload, close), from ``GET /tabs`` results, and is corrected on a miss by asking the
+running instances. Pure logic, no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+
+# Shorthand routes the server forwards to an instance: path -> methods.
+SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {
+    "/navigate": ("POST",),
+    "/snapshot": ("GET",),
+    "/find": ("POST",),
+    "/action": ("POST",),
+    "/actions": ("POST",),
+    "/text": ("GET",),
+    "/screenshot": ("GET",),
+    "/pdf": ("GET", "POST"),
+    "/evaluate": ("POST",),
+    "/cookies": ("GET", "POST"),
+    "/wait": ("POST",),
+    "/tab": ("POST",),
+    "/close": ("POST",),
+    "/back": ("POST",),
+    "/forward": ("POST",),
+    "/reload": ("POST",),
+}
+
+# Routes whose (small) JSON responses name the tab they acted on.
+TAB_ANSWERING = frozenset({"navigate", "tab", "back", "forward", "reload", "close"})
+
+# Request bodies larger than this are never parsed for a tabId (they are forwarded untouched).
+MAX_PARSED_BODY = 256 * 1024
+# Responses larger than this are never parsed for a tabId.
+MAX_PARSED_RESPONSE = 64 * 1024
+
+
+class TabRoutes:
+    """tab id -> instance id."""
+
+    def __init__(self) -> None:
+        self._owner: dict[str, str] = {}
+
+    def __len__(self) -> int:
+        return len(self._owner)
+
+    def owner(self, tab_id: str) -> str | None:
+        return self._owner.get(tab_id)
+
+    def learn(self, tab_id: str, instance_id: str) -> None:
+        self._owner[tab_id] = instance_id
+
+    def forget(self, tab_id: str) -> None:
+        self._owner.pop(tab_id, None)
+
+    def forget_instance(self, instance_id: str) -> None:
+        for tid in [t for t, i in self._owner.items() if i == instance_id]:
+            del self._owner[tid]
+
+    def replace_instance(self, instance_id: str, tab_ids: list[str]) -> None:
+        """The instance's full tab list is now ``tab_ids`` (from its ``GET /tabs``)."""
+        self.forget_instance(instance_id)
+        for tid in tab_ids:
+            self._owner[tid] = instance_id
+
+    def tabs_of(self, instance_id: str) -> list[str]:
+        return [t for t, i in self._owner.items() if i == instance_id]
+
+
+def tab_id_in_request(query_string: bytes, body: bytes) -> str | None:
+    """The ``tabId`` a shorthand request names: ``?tabId=`` first, then a small JSON body."""
+    if b"tabId" in query_string:
+        values = parse_qs(query_string.decode("latin-1")).get("tabId")
+        if values and values[0]:
+            return values[0]
+    if body and len(body) <= MAX_PARSED_BODY and b'"tabId"' in body:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return None  # the bridge answers the parse error
+        if isinstance(data, dict):
+            tid = data.get("tabId")
+            if isinstance(tid, str) and tid:
+                return tid
+    return None
+
+
+def tab_id_in_response(body: bytes) -> str | None:
+    """The ``tabId`` of a small JSON response, if any."""
+    if not body or len(body) > MAX_PARSED_RESPONSE or b'"tabId"' not in body:
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    tid = data.get("tabId") if isinstance(data, dict) else None
+    return tid if isinstance(tid, str) and tid else None
+
+
+def closes_tab(route: str, status: int, body: bytes) -> bool:
+    """Did this answer close a tab (``/close``, ``/tab`` with action close)?"""
+    if status != 200 or route not in ("close", "tab"):
+        return False
+    return b'"closed":true' in body or b'"closed": true' in body
