@@ -45,9 +45,15 @@ def main(ctx: click.Context) -> None:
     \b
     Start the HTTP API on 127.0.0.1:9867 with one headless Chromium:
       pinchtab bridge
+    Start the server (profiles, several instances); also what bare `pinchtab` does:
+      pinchtab server
     """
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        command = main.get_command(ctx, "server")
+        if command is None:
+            click.echo(ctx.get_help())
+        else:
+            ctx.invoke(command)
 
 
 def server_options(fn: Any) -> Any:
@@ -71,7 +77,8 @@ def server_options(fn: Any) -> Any:
 @server_options
 @click.option("--profile-dir", type=click.Path(file_okay=False), help="Chrome user-data dir to keep (default: a fresh temporary one).")
 @click.option("--cdp-url", help="Attach to a running Chrome (ws://... or http://host:port) instead of launching one.")
-def bridge(log_level: str, **flags: Any) -> None:
+@click.option("--parent-pid", type=int, hidden=True, help="Shut down when this process (the pinchtab server) exits.")
+def bridge(log_level: str, parent_pid: int | None = None, **flags: Any) -> None:
     """Serve the HTTP API for one browser (one Chromium over CDP).
 
     \b
@@ -83,8 +90,16 @@ def bridge(log_level: str, **flags: Any) -> None:
 
     config = _config(**flags)
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if parent_pid:
+        from pinchtab.server.parent import exit_with_parent
+
+        exit_with_parent(parent_pid)
     _serve(create_app(config), config, log_level)
 
+
+from pinchtab.server.cli import make_server_command  # noqa: E402
+
+main.add_command(make_server_command(server_options, _config, _serve), "server")
 
 if __name__ == "__main__":
     main()

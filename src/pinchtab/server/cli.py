@@ -1,0 +1,54 @@
+"""``pinchtab server`` (also the bare ``pinchtab``): the control plane with profiles and instances.
+
+``pinchtab.cli`` builds the command with its shared helpers (options, config loading, serving),
+so this module does not import it back.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+
+def make_server_command(
+    server_options: Callable[[Any], Any],
+    load: Callable[..., Any],
+    serve: Callable[[Any, Any, str], None],
+) -> click.Command:
+    @click.command()
+    @server_options
+    @click.option("--state-dir", type=click.Path(file_okay=False),
+                  help="Where profiles and instance logs live (default ~/.pinchtab, or server.stateDir / PINCHTAB_STATE_DIR).")
+    @click.option("--instance-port-start", type=int, help="First port for instances (default 9868, or server.instancePortStart).")
+    @click.option("--default-instance/--no-default-instance", default=None,
+                  help="Start an instance on the 'default' profile with the server (default: yes, or server.defaultInstance).")
+    def server(log_level: str, state_dir: str | None, instance_port_start: int | None,
+               default_instance: bool | None, **flags: Any) -> None:
+        """Serve the HTTP API with profiles and several browser instances.
+
+        \b
+        Each instance is a `pinchtab bridge` with its own Chromium on its own port (from 9868);
+        /tabs/{id}/... goes to the instance owning the tab, the shorthand routes to the default one.
+        Example:
+          pinchtab server
+          curl -s -X POST localhost:9867/navigate -d '{"url":"https://example.com"}'
+          curl -s -X POST localhost:9867/profiles -d '{"name":"work"}'
+        """
+        from pinchtab.server.app import create_app
+
+        config = load(**flags)
+        if state_dir:
+            config.server.state_dir = state_dir
+        if instance_port_start:
+            config.server.instance_port_start = instance_port_start
+        if default_instance is not None:
+            config.server.default_instance = default_instance
+        logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per health check otherwise
+        serve(create_app(config), config, log_level)
+
+    return server

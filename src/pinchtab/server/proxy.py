@@ -1,0 +1,227 @@
+"""The routing proxy: tab routes to the instance owning the tab, shorthand routes to the instance
+owning ``tabId`` (or the default instance).
+
+It is plain ASGI in front of the server's FastAPI app, so a proxied request costs one dict lookup,
+one forwarded HTTP request over a kept-alive connection, and no JSON work except reading a
+``tabId`` from a small request body or from the small answers that name a tab. Response bodies
+pass through as bytes with their status and headers; big ones (raw screenshots, PDFs) stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import httpx
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pinchtab.errors import NotFound, NotReady, PinchtabError
+from pinchtab.server.instances import Instance, InstanceManager
+from pinchtab.server.routing import SHORTHAND_ROUTES, TAB_ANSWERING, TabRoutes, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.web import error_response
+
+log = logging.getLogger("pinchtab.server.proxy")
+
+# Answers up to this size are read whole and sent in one piece; bigger ones stream.
+BUFFER_LIMIT = 1 << 20
+HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te", b"trailer", b"upgrade",
+                        b"proxy-authenticate", b"proxy-authorization", b"server", b"date"})
+FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent"})
+
+
+def make_client() -> httpx.AsyncClient:
+    """One client for all bridges: kept-alive connections, no proxies from the environment, no
+    read timeout of its own (bridges bound navigation and waits themselves)."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(None, connect=5.0),
+        limits=httpx.Limits(max_connections=256, max_keepalive_connections=64, keepalive_expiry=60),
+        trust_env=False,
+    )
+
+
+class Router:
+    """Finds the instance for a tab, refreshing the routing table from the instances on a miss."""
+
+    def __init__(self, manager: InstanceManager, routes: TabRoutes, client: httpx.AsyncClient) -> None:
+        self.manager = manager
+        self.routes = routes
+        self.client = client
+        self._refreshing: asyncio.Task[list[dict[str, Any]]] | None = None
+
+    async def instance_for_tab(self, tab_id: str) -> Instance:
+        iid = self.routes.owner(tab_id)
+        if iid is not None:
+            inst = self.manager.instances.get(iid)
+            if inst is not None and inst.status in ("running", "error", "starting"):
+                return inst
+            self.routes.forget(tab_id)
+        await self.all_tabs()
+        iid = self.routes.owner(tab_id)
+        inst = self.manager.instances.get(iid) if iid else None
+        if inst is None:
+            raise NotFound(f"tab {tab_id} not found in any running instance; GET /tabs lists the open tabs", "tab_not_found")
+        return inst
+
+    async def default_instance(self) -> Instance:
+        inst = self.manager.default_instance()
+        if inst is None:
+            broken = next((i for i in self.manager.instances.values() if i.default and i.error), None)
+            why = f" (the default instance {broken.id} failed: {broken.error})" if broken else ""
+            raise NotReady(
+                f"no instance is running{why}: start one with POST /instances/start "
+                "{\"profileId\": \"...\"} (or restart the default one), or name a tab with tabId",
+                "no_instance",
+            )
+        await self.manager.wait_ready(inst)
+        return inst
+
+    async def all_tabs(self) -> list[dict[str, Any]]:
+        """Every live instance's tabs (with ``instanceId``); refreshes the routing table.
+        Concurrent callers share one round of requests."""
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.ensure_future(self._fetch_all_tabs())
+        return await asyncio.shield(self._refreshing)
+
+    async def _fetch_all_tabs(self) -> list[dict[str, Any]]:
+        instances = self.manager.live()
+        results = await asyncio.gather(*(self._tabs_of(i) for i in instances), return_exceptions=True)
+        merged: list[dict[str, Any]] = []
+        for inst, tabs in zip(instances, results):
+            if isinstance(tabs, BaseException):
+                log.warning("GET /tabs on instance %s failed: %s", inst.id, tabs)
+                continue
+            self.routes.replace_instance(inst.id, [t["id"] for t in tabs if isinstance(t, dict) and "id" in t])
+            for t in tabs:
+                if isinstance(t, dict):
+                    merged.append({**t, "instanceId": inst.id})
+        return merged
+
+    async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
+        res = await self.client.get(f"{inst.url}/tabs", headers=self.manager.auth, timeout=10)
+        if res.status_code != 200:
+            return []
+        tabs = res.json().get("tabs", [])
+        return tabs if isinstance(tabs, list) else []
+
+
+class ProxyMiddleware:
+    """ASGI: forwards tab and shorthand routes; everything else goes on to the FastAPI app."""
+
+    def __init__(self, app: ASGIApp, router: Router) -> None:
+        self.app = app
+        self.router = router
+        self.client = router.client
+        manager = router.manager
+        self.auth = [(b"authorization", manager.auth["authorization"].encode())] if manager.auth else []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        if path.startswith("/tabs/"):
+            rest = path[6:]
+            tab_id, slash, sub = rest.partition("/")
+            if tab_id and slash and sub:
+                await self._guard(self._tab_route, scope, receive, send, tab_id, sub)
+                return
+        elif path in SHORTHAND_ROUTES:
+            await self._guard(self._shorthand, scope, receive, send, path[1:])
+            return
+        await self.app(scope, receive, send)
+
+    async def _guard(self, handler: Any, scope: Scope, receive: Receive, send: Send, *args: Any) -> None:
+        try:
+            await handler(scope, receive, send, *args)
+        except PinchtabError as exc:
+            await error_response(exc.status, exc.message, exc.code)(scope, receive, send)
+
+    async def _tab_route(self, scope: Scope, receive: Receive, send: Send, tab_id: str, sub: str) -> None:
+        body = await _read_body(receive)
+        inst = await self.router.instance_for_tab(tab_id)
+        route = sub.rstrip("/")
+        await self._forward(inst, scope, send, body, route, known_tab=tab_id)
+
+    async def _shorthand(self, scope: Scope, receive: Receive, send: Send, route: str) -> None:
+        body = await _read_body(receive)
+        tab_id = tab_id_in_request(scope["query_string"], body)
+        inst = await (self.router.instance_for_tab(tab_id) if tab_id else self.router.default_instance())
+        await self._forward(inst, scope, send, body, route, known_tab=tab_id)
+
+    async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None) -> None:
+        if inst.status == "starting":
+            await self.router.manager.wait_ready(inst)
+        if not inst.process_alive or inst.status in ("stopping", "stopped"):
+            raise NotReady(
+                f"instance {inst.id} is {inst.status}"
+                + (f" ({inst.error})" if inst.error else "")
+                + f"; restart it with POST /instances/{inst.id}/restart",
+                "instance_unavailable",
+            )
+        raw_path = scope.get("raw_path") or scope["path"].encode()
+        qs = scope["query_string"]
+        url = f"{inst.url}{raw_path.decode('latin-1')}" + (f"?{qs.decode('latin-1')}" if qs else "")
+        headers = [(k, v) for k, v in scope["headers"] if k in FORWARDED_REQUEST_HEADERS]
+        if body and not any(k == b"content-type" for k, _ in headers):
+            headers.append((b"content-type", b"application/json"))
+        headers.extend(self.auth)
+        request = self.client.build_request(scope["method"], url, headers=headers, content=body)
+        try:
+            response = await self.client.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            raise NotReady(
+                f"instance {inst.id} did not answer ({type(exc).__name__}: {exc}); its status is {inst.status}; "
+                f"GET /instances shows it, POST /instances/{inst.id}/restart restarts it",
+                "instance_unavailable",
+            ) from exc
+        try:
+            status = response.status_code
+            out_headers = [(k.lower(), v) for k, v in response.headers.raw if k.lower() not in HOP_BY_HOP]
+            length = response.headers.get("content-length")
+            if length is not None and int(length) <= BUFFER_LIMIT:
+                data = b"".join([chunk async for chunk in response.aiter_raw()])
+                await send({"type": "http.response.start", "status": status, "headers": out_headers})
+                await send({"type": "http.response.body", "body": data})
+                self._learn(inst, route, status, data, known_tab)
+                return
+            out_headers = [(k, v) for k, v in out_headers if k != b"content-length"] if length is None else out_headers
+            await send({"type": "http.response.start", "status": status, "headers": out_headers})
+            async for chunk in response.aiter_raw():
+                if chunk:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            await response.aclose()
+
+    def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None) -> None:
+        if status == 503:
+            # The bridge's Chromium is gone or restarting: its tabs with it.
+            self.router.routes.forget_instance(inst.id)
+            return
+        if status == 404 and known_tab and b"tab_not_found" in data:
+            self.router.routes.forget(known_tab)
+            return
+        if status != 200 or route not in TAB_ANSWERING:
+            return
+        tid = tab_id_in_response(data) or known_tab
+        if not tid:
+            return
+        if closes_tab(route, status, data):
+            self.router.routes.forget(tid)
+        else:
+            self.router.routes.learn(tid, inst.id)
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        message: Message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        if chunk:
+            chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
