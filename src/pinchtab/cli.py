@@ -101,5 +101,9 @@ from pinchtab.server.cli import make_server_command  # noqa: E402
 
 main.add_command(make_server_command(server_options, _config, _serve), "server")
 
+from pinchtab.mcp.cli import mcp_command  # noqa: E402
+
+main.add_command(mcp_command, "mcp")
+
 if __name__ == "__main__":
     main()

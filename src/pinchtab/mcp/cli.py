@@ -1,0 +1,87 @@
+"""The ``pinchtab mcp`` command. Imports only click at module level (it is registered on the
+main CLI); the SDK, httpx and the tools load when the command runs."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import click
+
+
+class _BackgroundStart:
+    """Start a local server in a thread, so the MCP handshake is answered at once while Chromium
+    starts; each tool call waits for it first (``wait``)."""
+
+    def __init__(self, url: str, token: str | None) -> None:
+        self.url = url
+        self.token = token
+        self.done = threading.Event()
+        threading.Thread(target=self._run, name="pinchtab-autostart", daemon=True).start()
+
+    def _run(self) -> None:
+        from pinchtab import autostart
+
+        try:
+            if autostart.ensure_server(self.url, self.token):
+                proc = autostart.started[self.url.rstrip("/")]
+                click.echo(
+                    f"pinchtab mcp: no server answered at {self.url}, so one was started in the background "
+                    f"({' '.join(proc.args[2:])}, pid {proc.pid}, log {autostart.log_path(_port(self.url))}); "
+                    "it keeps running after this session",
+                    err=True,
+                )
+        except Exception as exc:  # reported on stderr; the tool calls then say "Connection refused"
+            click.echo(f"pinchtab mcp: could not start a server at {self.url}: {exc}", err=True)
+        finally:
+            self.done.set()
+
+    async def wait(self) -> None:
+        if not self.done.is_set():
+            import anyio.to_thread
+
+            await anyio.to_thread.run_sync(self.done.wait)
+
+
+def _port(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    from pinchtab.config import DEFAULT_PORT
+
+    return urlsplit(url).port or DEFAULT_PORT
+
+
+@click.command("mcp")
+@click.option("--server", "server_url", metavar="URL",
+              help="PinchTab server or bridge to drive (default $PINCHTAB_SERVER, else http://127.0.0.1:<server.port>, 9867).")
+@click.option("--token", help="Bearer token for that server (default $PINCHTAB_TOKEN, else server.token of the config).")
+@click.option("--no-autostart", is_flag=True, help="Do not start a local server when none answers.")
+@click.option("--log-level", default="warning", show_default=True,
+              type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (logs go to stderr).")
+def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, log_level: str) -> None:
+    """Serve the PinchTab browser tools over MCP on stdio (for Claude Desktop, Cursor, VS Code, ...).
+
+    Each tool is one HTTP call to a pinchtab server. When no --server (or $PINCHTAB_SERVER) is
+    given and nothing answers at the local default address, a server is started in the
+    background, so an MCP client config needs only:
+
+    \b
+      {"command": "pinchtab", "args": ["mcp"]}
+
+    stdout carries MCP messages only; logs go to stderr.
+    """
+    from pinchtab.client import AsyncClient, default_server_url, default_token
+    from pinchtab.errors import PinchtabError
+    from pinchtab.mcp.server import build_server
+
+    explicit = bool(server_url or os.environ.get("PINCHTAB_SERVER"))
+    try:
+        url = (server_url or default_server_url()).rstrip("/")
+        token = token if token is not None else default_token()
+    except PinchtabError as exc:  # a broken config file
+        raise click.ClickException(exc.message) from exc
+    before_call = None
+    if not explicit and not no_autostart:
+        before_call = _BackgroundStart(url, token).wait
+    server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper())
+    server.run("stdio")

@@ -1,0 +1,362 @@
+"""The 21 MCP tools (``/work/shared/spec/mcp-tools.md``), one ``ToolDef`` each.
+
+A ``ToolDef`` is the single definition of a tool: its name, description and parameters drive
+both the JSON schema shown to the model and the argument validation (``mcp.server`` builds both
+from ``params``), and its ``run`` maps the validated arguments to one ``AsyncClient`` call. The
+MCP server holds no browser state: every tool is one HTTP call to a pinchtab server or bridge.
+
+Parameters that are the same as an HTTP parameter take their description and limits from the
+request models in ``pinchtab.models`` (``from_model``); the JSON types follow the spec (e.g.
+``quality`` is a "number" there though the HTTP query takes an integer, so it is rounded here).
+
+Errors come back as tool results with ``isError`` set, never as protocol errors, and their text
+starts with the spec's wording (see ``error_text``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import annotated_types
+from mcp_types import ImageContent
+from pydantic import BaseModel
+
+from pinchtab import models
+from pinchtab.client import AsyncClient, PinchtabClientError
+
+# What a tool's ``run`` may answer: text as is, JSON values dumped to text, or an image block.
+ToolOutput = str | dict[str, Any] | list[Any] | ImageContent
+
+INVALID_URL = "invalid URL: must start with http:// or https://"
+MAX_WAIT_MS = models.MAX_WAIT_MS
+DEFAULT_WAIT_FOR_SELECTOR_MS = 10000
+_REF = re.compile(r"e\d+")
+
+
+class ToolInputError(Exception):
+    """Arguments the schema accepts but the tool refuses before any HTTP call (e.g. a file: URL)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tool parameter: its JSON name, Python type (str, bool, float), limits and description."""
+
+    name: str
+    type: type
+    description: str
+    required: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+def from_model(model: type[BaseModel], attr: str, name: str, type: type = str, *, required: bool = False,
+               description: str | None = None) -> Param:
+    """A parameter that is the HTTP field ``model.attr``: its description and ge/le limits."""
+    info = model.model_fields[attr]
+    lo = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+    hi = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+    return Param(name, type, description or info.description or "", required, lo, hi)
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    run: Callable[[AsyncClient, dict[str, Any]], Awaitable[ToolOutput]]
+    read_only: bool = False
+    # Side effects outside the page (closing a tab loses its state).
+    destructive: bool = False
+    required: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "required", tuple(p.name for p in self.params if p.required))
+
+
+# -- parameters shared by many tools ---------------------------------------------------------------
+
+TAB = Param("tabId", str, "Target tab ID (from pinchtab_list_tabs or pinchtab_navigate). Uses the current tab if omitted.")
+REF = Param("ref", str, "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5).", required=True)
+
+
+def _int(value: float | None) -> int | None:
+    return None if value is None else int(round(value))
+
+
+def _check_url(url: str) -> str:
+    url = url.strip()
+    if not url.lower().startswith(("http://", "https://")):
+        raise ToolInputError(INVALID_URL)
+    return url
+
+
+# -- handlers that shape an answer (the rest are one-line lambdas in TOOLS) -----------------------
+
+async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    res = await c.navigate(_check_url(a["url"]), tab_id=a["tabId"])
+    return {"tabId": res["tabId"], "url": res["url"], "title": res["title"]}
+
+
+async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return await c.snapshot(
+        a["tabId"], interactive=bool(a["interactive"]), format="compact" if a["compact"] else "text",
+        diff=bool(a["diff"]), selector=a["selector"],
+    )
+
+
+async def _screenshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    quality = _int(a["quality"])
+    fmt = "png" if quality is None else "jpeg"
+    data = await c.screenshot(a["tabId"], format=fmt, quality=quality)
+    return ImageContent(type="image", data=base64.b64encode(data).decode(), mime_type=f"image/{fmt}")
+
+
+async def _get_text(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return (await c.text(a["tabId"], raw=bool(a["raw"])))["text"]
+
+
+async def _fill(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    # The spec lets `ref` be a CSS selector too: anything that is not e<N> goes as a selector.
+    target = a["ref"].strip()
+    if _REF.fullmatch(target):
+        return await c.action("fill", ref=target, tab_id=a["tabId"], value=a["value"])
+    return await c.action("fill", selector=target, tab_id=a["tabId"], value=a["value"])
+
+
+async def _eval(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return json.dumps(await c.evaluate(a["expression"], a["tabId"]), ensure_ascii=False)
+
+
+async def _pdf(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    data = await c.pdf(a["tabId"], landscape=bool(a["landscape"]), scale=a["scale"], page_ranges=a["pageRanges"])
+    return base64.b64encode(data).decode()
+
+
+async def _list_tabs(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return [{"tabId": t["id"], "url": t["url"], "title": t["title"]} for t in await c.tabs()]
+
+
+async def _wait(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    ms = min(a["ms"], MAX_WAIT_MS)
+    await asyncio.sleep(ms / 1000)
+    return {"waitedMs": _int(ms)}
+
+
+async def _wait_for_selector(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    timeout = min(_int(a["timeout"]) if a["timeout"] is not None else DEFAULT_WAIT_FOR_SELECTOR_MS, MAX_WAIT_MS)
+    res = await c.wait(selector=a["selector"], timeout=timeout, tab_id=a["tabId"])
+    return {"present": bool(res["present"])}
+
+
+# -- the tools ----------------------------------------------------------------------------------------
+
+TOOLS: tuple[ToolDef, ...] = (
+    # Navigation
+    ToolDef(
+        "pinchtab_navigate",
+        "Navigate the browser to a URL and wait until the page has loaded. Returns {tabId, url, title}. "
+        "Then call pinchtab_snapshot (or pinchtab_find) to get element refs to act on.",
+        (Param("url", str, "Full URL including scheme (http:// or https://).", required=True), TAB),
+        _navigate,
+    ),
+    ToolDef(
+        "pinchtab_snapshot",
+        "Get an accessibility tree snapshot of the current page: one line per element with its ref "
+        "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
+        "the refs that interaction tools (click, type, fill, ...) take. Use interactive and compact to save tokens.",
+        (
+            TAB,
+            Param("interactive", bool, "Only return interactive elements (buttons, links, inputs)."),
+            Param("compact", bool, "Compact format: one line per element, fewest tokens."),
+            from_model(models.SnapshotQuery, "diff", "diff", bool),
+            from_model(models.SnapshotQuery, "selector", "selector"),
+        ),
+        _snapshot,
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_screenshot",
+        "Capture a screenshot of the current page (viewport) as an image. PNG by default; JPEG when quality is given.",
+        (TAB, from_model(models.ScreenshotQuery, "quality", "quality", float,
+                         description="JPEG quality 0-100 (default: PNG).")),
+        _screenshot,
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_get_text",
+        "Extract the readable text content of the page (main content), suitable for summarisation and Q&A.",
+        (TAB, Param("raw", bool, "Return all of the page's raw innerText instead of the readable main content.")),
+        _get_text,
+        read_only=True,
+    ),
+    # Interaction
+    ToolDef(
+        "pinchtab_click",
+        "Click an element by its ref (from pinchtab_snapshot or pinchtab_find), with real mouse events.",
+        (REF, TAB),
+        lambda c, a: c.click(a["ref"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_type",
+        "Type text into an input element, simulating keystrokes one by one (appends to what is there).",
+        (REF, Param("text", str, "Text to type.", required=True), TAB),
+        lambda c, a: c.type(a["ref"], a["text"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_press",
+        "Press a named keyboard key in the focused element, e.g. Enter to submit a form.",
+        (from_model(models.ActionRequest, "key", "key", required=True,
+                    description="Key name: Enter, Tab, Escape, ArrowDown, Backspace, etc."), TAB),
+        lambda c, a: c.press(a["key"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_hover",
+        "Hover the mouse over an element (triggers :hover styles, menus and tooltips).",
+        (REF, TAB),
+        lambda c, a: c.hover(a["ref"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_focus",
+        "Give keyboard focus to an element.",
+        (REF, TAB),
+        lambda c, a: c.focus(a["ref"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_select",
+        "Select an option from a <select> dropdown, by option value (then by visible text).",
+        (Param("ref", str, "<select> element ref.", required=True),
+         Param("value", str, "Option value to select.", required=True), TAB),
+        lambda c, a: c.select(a["ref"], a["value"], tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_scroll",
+        "Scroll the page, or scroll a specific element into view.",
+        (
+            Param("ref", str, "Element ref. Omit to scroll the whole page."),
+            from_model(models.ActionRequest, "pixels", "pixels", float),
+            TAB,
+        ),
+        lambda c, a: c.scroll(a["ref"], pixels=_int(a["pixels"]), tab_id=a["tabId"]),
+    ),
+    ToolDef(
+        "pinchtab_fill",
+        "Fill an input field by setting its value and dispatching input/change events. Works with React, "
+        "Vue, Angular and other frameworks that intercept native input events; prefer it over "
+        "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
+        (Param("ref", str, "Element ref (e.g. e5) or CSS selector.", required=True),
+         Param("value", str, "Value to set.", required=True), TAB),
+        _fill,
+    ),
+    # Content
+    ToolDef(
+        "pinchtab_eval",
+        "Execute a JavaScript expression in the page and return its JSON-serialised result (promises are "
+        "awaited). Requires security.allowEvaluate: true in the PinchTab config; answers HTTP 403 otherwise.",
+        (from_model(models.EvaluateRequest, "expression", "expression", required=True,
+                    description="JavaScript expression to evaluate, e.g. document.title."), TAB),
+        _eval,
+    ),
+    ToolDef(
+        "pinchtab_pdf",
+        "Export the current page as a PDF document; returns the PDF bytes base64-encoded.",
+        (
+            TAB,
+            from_model(models.PdfRequest, "landscape", "landscape", bool,
+                       description="Landscape orientation (default portrait)."),
+            from_model(models.PdfRequest, "scale", "scale", float, description="Print scale 0.1-2.0 (default 1.0)."),
+            from_model(models.PdfRequest, "page_ranges", "pageRanges"),
+        ),
+        _pdf,
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_find",
+        "Find elements by a natural-language description (e.g. 'login button', 'email field') or their "
+        "text, using semantic matching over the page's accessibility tree. Returns best_ref (pass it to "
+        "click, type, fill, ...), its confidence and score, and the top matches with role and name.",
+        (from_model(models.FindRequest, "query", "query", required=True,
+                    description="Description or text content of the element, e.g. 'login button'."), TAB),
+        lambda c, a: c.find(a["query"], tab_id=a["tabId"]),
+        read_only=True,
+    ),
+    # Tab management
+    ToolDef(
+        "pinchtab_list_tabs",
+        "List all open browser tabs: an array of {tabId, url, title}.",
+        (),
+        _list_tabs,
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_close_tab",
+        "Close a browser tab.",
+        (Param("tabId", str, "Tab to close. Closes the current tab if omitted."),),
+        lambda c, a: c.close_tab(a["tabId"]),
+        destructive=True,
+    ),
+    ToolDef(
+        "pinchtab_health",
+        "Check whether the PinchTab server is reachable and healthy. Returns {\"status\":\"ok\", ...}.",
+        (),
+        lambda c, a: c.health(),
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_cookies",
+        "Get the cookies of the current page: an array of {name, value, domain, path, expires, httpOnly, "
+        "secure, sameSite}. Requires security.allowCookies in the PinchTab config.",
+        (TAB,),
+        lambda c, a: c.cookies(a["tabId"]),
+        read_only=True,
+    ),
+    # Utility
+    ToolDef(
+        "pinchtab_wait",
+        "Wait for a fixed duration. Use sparingly: prefer pinchtab_wait_for_selector when possible.",
+        (Param("ms", float, f"Milliseconds to wait. Maximum {MAX_WAIT_MS} (longer waits are capped).",
+               required=True, minimum=0),),
+        _wait,
+        read_only=True,
+    ),
+    ToolDef(
+        "pinchtab_wait_for_selector",
+        "Wait for a CSS selector to appear on the page (polls every 250 ms). "
+        "Returns {\"present\": true} when found, {\"present\": false} on timeout.",
+        (
+            Param("selector", str, "CSS selector to wait for.", required=True),
+            Param("timeout", float, f"Timeout in milliseconds. Default {DEFAULT_WAIT_FOR_SELECTOR_MS}, "
+                  f"maximum {MAX_WAIT_MS} (longer timeouts are capped).", minimum=0),
+            TAB,
+        ),
+        _wait_for_selector,
+        read_only=True,
+    ),
+)
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+def error_text(exc: PinchtabClientError) -> str:
+    """The text of the tool error for a failed HTTP call.
+
+    The spec's error table is binding on how the text starts, so MCP clients and agents written
+    against PinchTab recognise it. In particular an unknown or stale ref answers ``HTTP 500: ref
+    not found`` although our bridge answers 404 (``ref_not_found``/``stale_ref``), as the HTTP API
+    contract asks: the MCP wording follows the spec, the HTTP status follows the HTTP contract, and
+    the server's own message follows in parentheses.
+    """
+    if exc.code == "server_unreachable":
+        return f"Connection refused: {exc.message}" if not exc.message.startswith("Connection refused") else exc.message
+    if exc.code in ("ref_not_found", "stale_ref"):
+        return f"HTTP 500: ref not found ({exc.message})"
+    if exc.code == "evaluate_disabled":
+        return f"HTTP 403: evaluate not allowed ({exc.message})"
+    if not exc.status:  # timeout or transport failure: no HTTP status to show
+        return exc.message
+    return f"HTTP {exc.status}: {exc.message}"
