@@ -62,12 +62,23 @@ POINT_JS = r"""function (checkDisabled) {
   if (!el || !el.isConnected) return { stale: true };
   if (checkDisabled && (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true')) return { disabled: true };
   const win = el.ownerDocument.defaultView;
-  const inView = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= win.innerHeight && r.right <= win.innerWidth;
-  let rect = el.getBoundingClientRect();
-  if (!inView(rect)) {
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    rect = el.getBoundingClientRect();
-  }
+  const inView = (e) => {
+    const r = e.getBoundingClientRect(), v = e.ownerDocument.defaultView;
+    return r.top >= 0 && r.left >= 0 && r.bottom <= v.innerHeight && r.right <= v.innerWidth;
+  };
+  // In view in its own document and, inside frames, each frame in view in its parent's.
+  const visibleToUser = () => {
+    if (!inView(el)) return false;
+    for (let w = win; w !== w.top;) {
+      let fe = null;
+      try { fe = w.frameElement; } catch (e) { fe = null; }
+      if (!fe) break;
+      if (!inView(fe)) return false;
+      w = w.parent;
+    }
+    return true;
+  };
+  if (!visibleToUser()) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rects = [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
   if (!rects.length) return { invisible: true };
   let r = rects[0];
@@ -82,20 +93,30 @@ POINT_JS = r"""function (checkDisabled) {
   if (!ok && hit) {  // a hit inside el's shadow tree reports its host
     for (let h = hit; h; h = h.parentNode || h.host) { if (h === el) { ok = true; break; } }
   }
-  let by = '';
-  if (!ok && hit) {
-    by = hit.localName + (hit.id ? '#' + hit.id : '') +
-      (typeof hit.className === 'string' && hit.className.trim() ? '.' + hit.className.trim().split(/\s+/).join('.') : '');
-    const t = (hit.innerText || '').trim().replace(/\s+/g, ' ');
-    if (t) by += ' "' + t.slice(0, 40) + '"';
-  }
+  const describe = (h) => {
+    let d = h.localName + (h.id ? '#' + h.id : '') +
+      (typeof h.className === 'string' && h.className.trim() ? '.' + h.className.trim().split(/\s+/).join('.') : '');
+    const t = (h.innerText || '').trim().replace(/\s+/g, ' ');
+    if (t) d += ' "' + t.slice(0, 40) + '"';
+    return d;
+  };
+  let by = !ok && hit ? describe(hit) : '';
+  // Up through same-origin frames: the frame's content box starts after its border and padding,
+  // and the frame itself must not be covered in its parent document.
   let x = cx, y = cy, w = win;
   while (w !== w.top) {
     let fe = null;
     try { fe = w.frameElement; } catch (e) { fe = null; }
     if (!fe) break;
     const fr = fe.getBoundingClientRect();
-    x += fr.left + fe.clientLeft; y += fr.top + fe.clientTop;
+    const cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+    x += fr.left + fe.clientLeft + parseFloat(cs.paddingLeft);
+    y += fr.top + fe.clientTop + parseFloat(cs.paddingTop);
+    if (ok) {
+      const root = fe.getRootNode();
+      const outer = (root.elementFromPoint ? root : fe.ownerDocument).elementFromPoint(x, y);
+      if (outer !== fe) { ok = false; by = outer ? describe(outer) : 'the edge of the frame'; }
+    }
     w = w.parent;
   }
   return { x, y, occluded: !ok, by };
@@ -104,9 +125,12 @@ POINT_JS = r"""function (checkDisabled) {
 FOCUS_JS = r"""function () {
   const el = this.nodeType === 1 ? this : this.parentElement;
   if (!el || !el.isConnected) return { stale: true };
+  const before = el.getRootNode().activeElement;
   el.focus({ preventScroll: false });
+  // A newly focused field types at its end; an already focused one keeps its caret and
+  // selection, so that press Control+a, then type, replaces the text.
   try {
-    if (typeof el.value === 'string' && el.setSelectionRange) el.setSelectionRange(el.value.length, el.value.length);
+    if (before !== el && typeof el.value === 'string' && el.setSelectionRange) el.setSelectionRange(el.value.length, el.value.length);
   } catch (e) {}
   const active = el.getRootNode().activeElement || el.ownerDocument.activeElement;
   return { focused: active === el || el.contains(active) };

@@ -1,0 +1,527 @@
+"""Actions against a real Chromium, each checked by its effect on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import js, open_page, ref_of, snap
+
+
+def act(http: httpx.Client, tab: str, **body: Any) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/action", json=body)
+
+
+def ok(http: httpx.Client, tab: str, **body: Any) -> dict[str, Any]:
+    res = act(http, tab, **body)
+    assert res.status_code == 200, res.text
+    out = res.json()
+    assert out["success"] is True and out["kind"] == body["kind"]
+    return out
+
+
+def text_of(http: httpx.Client, tab: str, element_id: str) -> str:
+    return js(http, tab, f"document.getElementById({element_id!r}).textContent")
+
+
+def event_log(http: httpx.Client, tab: str, element_id: str) -> list[dict[str, Any]]:
+    return js(http, tab, f"window.log.filter(e => e.id === {element_id!r})")
+
+
+# -- pointer --------------------------------------------------------------------------------------
+
+
+def test_click_by_ref(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ref = ref_of(snap(http, tab), "button", "Increment")
+    out = ok(http, tab, kind="click", ref=ref)
+    assert out["ref"] == ref
+    assert text_of(http, tab, "count") == "1"
+    ok(http, tab, kind="click", ref=ref)
+    assert text_of(http, tab, "count") == "2"
+
+
+def test_click_sends_real_mouse_events(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Log clicks"))
+    log = event_log(http, tab, "clicker")
+    assert [e["type"] for e in log] == ["mousedown", "mouseup", "click"]
+    assert all(e["trusted"] for e in log)
+
+
+def test_dblclick(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ok(http, tab, kind="dblclick", ref=ref_of(snap(http, tab), "button", "Double me"))
+    assert text_of(http, tab, "dcount") == "1"
+    open_page(http, tab, f"{pages}/events.html")
+    ok(http, tab, kind="dblclick", selector="#clicker")
+    types = [e["type"] for e in event_log(http, tab, "clicker")]
+    assert types.count("click") == 2 and types.count("dblclick") == 1
+
+
+def test_click_by_selector(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    out = ok(http, tab, kind="click", selector="#inc")
+    assert "ref" not in out
+    assert text_of(http, tab, "count") == "1"
+    res = act(http, tab, kind="click", selector="#nope")
+    assert res.status_code == 404 and res.json()["code"] == "selector_not_found"
+    res = act(http, tab, kind="click", selector="button[")
+    assert res.status_code == 400 and res.json()["code"] == "bad_selector"
+    assert text_of(http, tab, "count") == "1"
+
+
+def test_click_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    x, y = js(http, tab, "(() => { const r = document.getElementById('inc').getBoundingClientRect();"
+                         " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+    ok(http, tab, kind="click", x=x, y=y)
+    assert text_of(http, tab, "count") == "1"
+    # coordinates of nothing in particular: a click, and no counter moves
+    ok(http, tab, kind="click", x=5, y=790)
+    assert text_of(http, tab, "count") == "1"
+
+
+def test_hover(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    assert text_of(http, tab, "hovered") == "no"
+    ok(http, tab, kind="hover", ref=ref_of(snap(http, tab), "text", "Hover over me"))
+    assert text_of(http, tab, "hovered") == "yes"
+    assert js(http, tab, "document.getElementById('hover-target').matches(':hover')") is True
+
+
+def test_hover_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    x, y = js(http, tab, "(() => { const r = document.getElementById('hover-target').getBoundingClientRect();"
+                         " return [r.x + 5, r.y + r.height / 2]; })()")
+    ok(http, tab, kind="hover", x=x, y=y)
+    assert text_of(http, tab, "hovered") == "yes"
+
+
+def test_click_far_away_button_scrolls_it_into_view(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    assert js(http, tab, "document.getElementById('far').getBoundingClientRect().top > innerHeight") is True
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Far away button"))
+    assert text_of(http, tab, "farcount") == "1"
+    assert js(http, tab, "scrollY") > 0
+
+
+def test_click_with_wait_nav(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "link", "Login"), waitNav=True)
+    assert js(http, tab, "[location.pathname, document.readyState]") == ["/login.html", "complete"]
+    # nothing navigates: waitNav gives up quickly and still succeeds
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "checkbox", "Remember me"), waitNav=True)
+    assert js(http, tab, "document.getElementById('remember').checked") is True
+
+
+# -- keyboard and values --------------------------------------------------------------------------
+
+
+def test_type_sends_key_events_per_character(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    ok(http, tab, kind="type", ref=ref_of(snap(http, tab), "textbox", "Typed input"), text="Hi 5!")
+    assert js(http, tab, "document.getElementById('typed').value") == "Hi 5!"
+    log = event_log(http, tab, "typed")
+    assert [e["key"] for e in log if e["type"] == "keydown"] == ["H", "i", " ", "5", "!"]
+    assert [e["type"] for e in log if e["type"] != "change"] == ["keydown", "keypress", "input", "keyup"] * 5
+    assert all(e["trusted"] for e in log)
+
+
+def test_type_appends_and_newline_in_textarea(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    js(http, tab, "document.getElementById('area').value = 'line1'")
+    ok(http, tab, kind="type", selector="#area", text="\nline2")
+    assert js(http, tab, "document.getElementById('area').value") == "line1\nline2"
+
+
+def test_type_unicode(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    ok(http, tab, kind="type", selector="#typed", text="café €5")
+    assert js(http, tab, "document.getElementById('typed').value") == "café €5"
+
+
+def test_fill_fires_input_and_change(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    js(http, tab, "document.getElementById('typed').value = 'old text'")
+    ok(http, tab, kind="fill", selector="#typed", value="new value")
+    assert js(http, tab, "document.getElementById('typed').value") == "new value"
+    types = [e["type"] for e in event_log(http, tab, "typed")]
+    assert types == ["input", "change"]
+
+
+def test_fill_form_fields(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    s = snap(http, tab)
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Framework field"), value="typed by fill")
+    assert text_of(http, tab, "react-input") == "typed by fill"
+    assert text_of(http, tab, "react-change") == "typed by fill"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Bio"), text="multi\nline")
+    assert js(http, tab, "document.getElementById('bio').value") == "multi\nline"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Rich text"), value="rich words")
+    assert js(http, tab, "document.getElementById('editable').textContent") == "rich words"
+    # the snapshot shows the new values
+    values = {n["name"]: n.get("value") for n in snap(http, tab)["nodes"]}
+    assert values["Framework field"] == "typed by fill" and values["Rich text"] == "rich words"
+
+
+def test_fill_reaches_a_react_controlled_input(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    # the naive way (el.value = ...; dispatch input) is invisible to the app, as with React
+    js(http, tab, "const c = document.getElementById('controlled'); c.value = 'naive';"
+                  " c.dispatchEvent(new Event('input', {bubbles: true}))")
+    assert text_of(http, tab, "controlled-state") == ""
+    ok(http, tab, kind="fill", ref=ref_of(snap(http, tab), "textbox", "Controlled field"), value="from fill")
+    assert text_of(http, tab, "controlled-state") == "state=from fill"
+
+
+def test_fill_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="fill", selector="#inc", value="x")
+    assert res.status_code == 400 and res.json()["code"] == "not_fillable"
+    res = act(http, tab, kind="fill", selector="#focus-me")
+    assert res.status_code == 400 and res.json()["code"] == "missing_value"
+    res = act(http, tab, kind="type", selector="#focus-me")
+    assert res.status_code == 400 and res.json()["code"] == "missing_text"
+    res = act(http, tab, kind="fill", x=10, y=10, value="x")
+    assert res.status_code == 400 and res.json()["code"] == "missing_target"
+
+
+def test_press_enter_submits_the_form(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    s = snap(http, tab)
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Email address"), value="ada@example.com")
+    ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Password"), text="hunter2")
+    ok(http, tab, kind="press", ref=ref_of(s, "textbox", "Password"), key="Enter")
+    assert js(http, tab, "document.title") == "Dashboard"
+    assert text_of(http, tab, "welcome") == "Signed in as ada@example.com"
+
+
+@pytest.mark.parametrize("key", ["ArrowDown", "Escape", "Tab", "Backspace", "a"])
+def test_press_named_keys(http: httpx.Client, tab: str, pages: str, key: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ok(http, tab, kind="press", ref=ref_of(snap(http, tab), "textbox", "Key input"), key=key)
+    assert text_of(http, tab, "lastkey") == key
+
+
+def test_press_without_target_goes_to_the_focused_element(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    js(http, tab, "document.getElementById('keys').focus()")
+    ok(http, tab, kind="press", key="ArrowUp")
+    assert text_of(http, tab, "lastkey") == "ArrowUp"
+
+
+def test_press_control_a_selects_all(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    js(http, tab, "document.getElementById('typed').value = 'select me'")
+    ok(http, tab, kind="press", selector="#typed", key="Control+a")
+    ok(http, tab, kind="press", selector="#typed", key="Backspace")
+    assert js(http, tab, "document.getElementById('typed').value") == ""
+    # select all, then type: the text is replaced, not appended to
+    js(http, tab, "document.getElementById('typed').value = 'old words'")
+    ok(http, tab, kind="press", selector="#typed", key="Control+a")
+    ok(http, tab, kind="type", selector="#typed", text="new")
+    assert js(http, tab, "document.getElementById('typed').value") == "new"
+    # a field focused anew types at its end
+    ok(http, tab, kind="focus", selector="#area")
+    ok(http, tab, kind="type", selector="#typed", text="er")
+    assert js(http, tab, "document.getElementById('typed').value") == "newer"
+
+
+def test_press_unknown_key(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="press", key="Hyper")
+    assert res.status_code == 400 and res.json()["code"] == "unknown_key"
+    res = act(http, tab, kind="press")
+    assert res.status_code == 400 and res.json()["code"] == "missing_key"
+
+
+def test_focus(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ok(http, tab, kind="focus", ref=ref_of(snap(http, tab), "textbox", "Focus target"))
+    assert text_of(http, tab, "focused") == "yes"
+    assert js(http, tab, "document.activeElement.id") == "focus-me"
+    node = next(n for n in snap(http, tab)["nodes"] if n["name"] == "Focus target")
+    assert node["focused"] is True
+
+
+def test_select_by_value_and_by_text(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    ref = ref_of(snap(http, tab), "combobox", "Country")
+    out = ok(http, tab, kind="select", ref=ref, value="de")
+    assert out["result"] == {"value": "de", "text": "Germany"}
+    assert text_of(http, tab, "country-out") == "de"  # the change handler ran
+    ok(http, tab, kind="select", ref=ref, value="Japan")
+    assert text_of(http, tab, "country-out") == "jp"
+    ok(http, tab, kind="select", ref=ref, text="france")  # visible text, any case
+    assert js(http, tab, "document.getElementById('country').value") == "fr"
+    node = next(n for n in snap(http, tab)["nodes"] if n["name"] == "Country")
+    assert node["value"] == "France"
+
+
+def test_select_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    s = snap(http, tab)
+    res = act(http, tab, kind="select", ref=ref_of(s, "combobox", "Country"), value="Atlantis")
+    assert res.status_code == 400 and res.json()["code"] == "option_not_found"
+    assert "Germany" in res.json()["error"]  # lists what there is
+    assert js(http, tab, "document.getElementById('country').value") == ""
+    res = act(http, tab, kind="select", ref=ref_of(s, "button", "Save"), value="x")
+    assert res.status_code == 400 and res.json()["code"] == "not_a_select"
+
+
+def test_fill_on_a_select_selects(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    ok(http, tab, kind="fill", selector="#country", value="Germany")
+    assert text_of(http, tab, "country-out") == "de"
+
+
+# -- scrolling ------------------------------------------------------------------------------------
+
+
+def test_scroll_page(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ok(http, tab, kind="scroll")
+    assert js(http, tab, "scrollY") == 300  # default amount
+    ok(http, tab, kind="scroll", pixels=500)
+    assert js(http, tab, "scrollY") == 800
+    ok(http, tab, kind="scroll", direction="up", pixels=200)
+    assert js(http, tab, "scrollY") == 600
+    ok(http, tab, kind="scroll", direction="up")
+    assert js(http, tab, "scrollY") == 300
+
+
+def test_scroll_ref_into_view(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    in_view = "(() => { const r = document.getElementById('far').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
+    assert js(http, tab, in_view) is False
+    ok(http, tab, kind="scroll", ref=ref_of(snap(http, tab), "button", "Far away button"))
+    assert js(http, tab, in_view) is True
+
+
+def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ok(http, tab, kind="scroll", x=300, y=300, pixels=400)
+    # wheel scrolling is handled asynchronously by the compositor
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "new Promise(r => { const t0 = Date.now(); (function f() { if (scrollY > 0 || Date.now() - t0 > 2000) r(scrollY); else requestAnimationFrame(f); })(); })"})
+    assert res.json()["result"] == 400
+
+
+# -- check / uncheck ------------------------------------------------------------------------------
+
+
+def test_check_and_uncheck(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    s = snap(http, tab)
+    news, alerts = ref_of(s, "checkbox", "Newsletter"), ref_of(s, "checkbox", "Alerts")
+    assert ok(http, tab, kind="check", ref=news)["result"] == {"checked": True}
+    assert text_of(http, tab, "checks") == "news=true alerts=true"  # the change handler ran
+    ok(http, tab, kind="uncheck", ref=alerts)
+    assert text_of(http, tab, "checks") == "news=true alerts=false"
+    # idempotent: checking a checked box (or unchecking an unchecked one) changes nothing
+    js(http, tab, "window.changes = 0; document.querySelectorAll('input').forEach(i => i.addEventListener('change', () => window.changes++))")
+    ok(http, tab, kind="check", ref=news)
+    ok(http, tab, kind="uncheck", ref=alerts)
+    assert js(http, tab, "[news.checked, alerts.checked, window.changes]") == [True, False, 0]
+    nodes = {n["name"]: n for n in snap(http, tab)["nodes"]}
+    assert nodes["Newsletter"]["checked"] is True and nodes["Alerts"]["checked"] is False
+
+
+def test_check_radio(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    ok(http, tab, kind="check", ref=ref_of(snap(http, tab), "radio", "Pro"))
+    assert js(http, tab, "[free.checked, pro.checked]") == [False, True]
+
+
+def test_check_aria_checkbox(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    js(http, tab, """document.body.insertAdjacentHTML('beforeend',
+        '<div role="switch" id="sw" aria-checked="false" tabindex="0" aria-label="Dark mode" ' +
+        'onclick="this.setAttribute(\\'aria-checked\\', this.getAttribute(\\'aria-checked\\') === \\'true\\' ? \\'false\\' : \\'true\\')">Dark</div>')""")
+    ref = ref_of(snap(http, tab), "switch", "Dark mode")
+    ok(http, tab, kind="check", ref=ref)
+    assert js(http, tab, "sw.getAttribute('aria-checked')") == "true"
+    ok(http, tab, kind="check", ref=ref)
+    assert js(http, tab, "sw.getAttribute('aria-checked')") == "true"
+    ok(http, tab, kind="uncheck", ref=ref)
+    assert js(http, tab, "sw.getAttribute('aria-checked')") == "false"
+
+
+def test_check_on_something_uncheckable(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    res = act(http, tab, kind="check", ref=ref_of(snap(http, tab), "button", "Save"))
+    assert res.status_code == 400 and res.json()["code"] == "not_checkable"
+
+
+# -- batches --------------------------------------------------------------------------------------
+
+
+def test_actions_batch(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    s = snap(http, tab)
+    res = http.post(f"/tabs/{tab}/actions", json={"actions": [
+        {"kind": "fill", "ref": ref_of(s, "textbox", "Email address"), "value": "grace@example.com"},
+        {"kind": "fill", "ref": ref_of(s, "textbox", "Password"), "value": "hunter2"},
+        {"kind": "click", "ref": ref_of(s, "button", "Log in")},
+    ]})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["success"] is True and [r["kind"] for r in body["results"]] == ["fill", "fill", "click"]
+    assert text_of(http, tab, "welcome") == "Signed in as grace@example.com"
+
+
+def test_actions_batch_stops_at_first_failure(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ref = ref_of(snap(http, tab), "button", "Increment")
+    res = http.post("/actions", json={"tabId": tab, "actions": [
+        {"kind": "click", "ref": ref},
+        {"kind": "click", "selector": "#inc"},
+        {"kind": "click", "ref": "e99"},
+        {"kind": "click", "ref": ref},
+    ]})
+    assert res.status_code == 404
+    body = res.json()
+    assert body["code"] == "ref_not_found"
+    assert body["failedIndex"] == 2
+    assert len(body["results"]) == 2 and all(r["success"] for r in body["results"])
+    assert "e99" in body["error"]
+    assert text_of(http, tab, "count") == "2"  # the two before ran, the one after did not
+
+
+def test_actions_batch_validation(http: httpx.Client, tab: str) -> None:
+    res = http.post(f"/tabs/{tab}/actions", json={"actions": []})
+    assert res.status_code == 400
+    res = http.post(f"/tabs/{tab}/actions", json={"actions": [{"kind": "click", "ref": "e0"}, {"kind": "fly"}]})
+    assert res.status_code == 400 and res.json()["code"] == "unknown_kind"
+
+
+# -- failures -------------------------------------------------------------------------------------
+
+
+def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Covered button"))
+    assert res.status_code == 500
+    body = res.json()
+    assert "element is occluded" in body["error"] and "overlay" in body["error"]
+    assert body["code"] == "element_occluded"
+    assert text_of(http, tab, "ccount") == "0"
+    res = act(http, tab, kind="click", selector="#covered")
+    assert res.status_code == 500 and text_of(http, tab, "ccount") == "0"
+
+
+def test_missing_ref(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    snap(http, tab)
+    res = act(http, tab, kind="click", ref="e99")
+    assert res.status_code == 404
+    assert res.json() == {"error": "ref e99 not found - take a /snapshot first", "code": "ref_not_found"}
+
+
+def test_ref_before_any_snapshot(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="click", ref="e1")
+    assert res.status_code == 404
+    assert res.json()["error"] == "ref e1 not found - take a /snapshot first"
+
+
+def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    s = snap(http, tab)
+    old = ref_of(s, "button", "Save changes")
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "Re-render"))
+    res = act(http, tab, kind="click", ref=old)
+    assert res.status_code == 404, res.text
+    body = res.json()
+    assert body["code"] == "stale_ref"
+    assert old in body["error"] and "snapshot" in body["error"]
+    assert "recovery" not in body
+    assert text_of(http, tab, "dyncount") == "0"
+    # a new snapshot gives a ref that works
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Save changes"))
+    assert text_of(http, tab, "dyncount") == "1"
+
+
+def test_ref_after_navigation_is_stale(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ref = ref_of(snap(http, tab), "button", "Increment")
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="click", ref=ref)
+    assert res.status_code == 404 and res.json()["code"] == "stale_ref"
+    assert text_of(http, tab, "count") == "0"
+
+
+def test_disabled_button(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    js(http, tab, "window.clicked = 0; document.getElementById('disabled').parentElement.addEventListener('click', () => window.clicked++)")
+    res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Disabled button"))
+    assert res.status_code == 409
+    assert res.json()["code"] == "element_disabled"
+    assert js(http, tab, "window.clicked") == 0
+
+
+def test_unknown_kind_and_missing_target(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="smash", ref="e1")
+    assert res.status_code == 400 and res.json()["code"] == "unknown_kind"
+    res = act(http, tab, kind="click")
+    assert res.status_code == 400 and res.json()["code"] == "missing_target"
+    res = act(http, tab, kind="click", x=10)
+    assert res.status_code == 400 and res.json()["code"] == "missing_target"
+
+
+def test_invisible_element(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="click", selector="#count:empty, span[style*=none], #inc")  # sanity: works
+    assert res.status_code == 200
+    js(http, tab, "document.body.insertAdjacentHTML('beforeend', '<button id=\"ghost\" style=\"display:none\">Ghost</button>')")
+    res = act(http, tab, kind="click", selector="#ghost")
+    assert res.status_code == 409 and res.json()["code"] == "element_not_visible"
+
+
+# -- frames ---------------------------------------------------------------------------------------
+
+
+def test_click_and_type_inside_same_origin_iframe(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/iframe.html")
+    s = snap(http, tab)
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "Inner button"))
+    inner = "document.getElementById('inner').contentDocument"
+    assert js(http, tab, f"{inner}.getElementById('inner-out').textContent") == "inner clicked"
+    assert js(http, tab, "document.getElementById('outer-out').textContent") == ""
+    ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Inner name"), text="Ada")
+    assert js(http, tab, f"{inner}.getElementById('inner-input').value") == "Ada"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Inner name"), value="Grace")
+    assert js(http, tab, f"{inner}.getElementById('inner-input').value") == "Grace"
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "Outer button"))
+    assert js(http, tab, "document.getElementById('outer-out').textContent") == "outer clicked"
+
+
+def test_click_inside_framed_iframe_below_the_fold(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/iframe.html")
+    # the frame has a border and padding, sits below the fold, and its content is scrolled
+    js(http, tab, """(() => {
+        const f = document.getElementById('inner');
+        f.style.border = '7px solid black'; f.style.padding = '30px'; f.style.height = '150px';
+        f.insertAdjacentHTML('beforebegin', '<div style="height:1500px"></div>');
+        f.contentDocument.body.insertAdjacentHTML('afterbegin', '<div style="height:600px">tall</div>');
+        window.hits = [];
+        f.contentDocument.addEventListener('click', e => window.hits.push(e.target.id), true);
+    })()""")
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Inner button"))
+    assert js(http, tab, "window.hits") == ["inner-btn"]
+    assert js(http, tab, "document.getElementById('inner').contentDocument.getElementById('inner-out').textContent") == "inner clicked"
+
+
+def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/iframe.html")
+    js(http, tab, """(() => {
+        const r = document.getElementById('inner').getBoundingClientRect();
+        document.body.insertAdjacentHTML('beforeend', `<div id="veil" style="position:fixed;left:${r.left}px;top:${r.top}px;` +
+            `width:${r.width}px;height:${r.height}px;background:rgba(0,0,0,.5)"></div>`);
+    })()""")
+    res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Inner button"))
+    assert res.status_code == 500 and "element is occluded" in res.json()["error"] and "veil" in res.json()["error"]
+    assert js(http, tab, "document.getElementById('inner').contentDocument.getElementById('inner-out').textContent") == ""
