@@ -1,0 +1,157 @@
+"""pinchtab.Client and AsyncClient against a live bridge with a real Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import pinchtab
+from pinchtab.client import PinchtabClientError
+from tests.conftest import free_port, ref_of
+
+
+@pytest.fixture(scope="module")
+def client(bridge: str) -> Iterator[pinchtab.Client]:
+    with pinchtab.Client(bridge) as c:
+        yield c
+
+
+@pytest.fixture()
+def tab_id(client: pinchtab.Client) -> Iterator[str]:
+    """A fresh tab through the client (closing it is checked in test_login_flow)."""
+    tid = client.new_tab()["tabId"]
+    yield tid
+    try:
+        client.close_tab(tid)
+    except PinchtabClientError:
+        pass  # the test closed it already
+
+
+def test_login_flow(client: pinchtab.Client, pages: str) -> None:
+    tab = client.new_tab()
+    tid = tab["tabId"]
+    assert tab["url"] == "about:blank"
+    assert client.navigate(f"{pages}/login.html", tab_id=tid) == {"tabId": tid, "url": f"{pages}/login.html", "title": "Login"}
+
+    snap = client.snapshot(tid)
+    assert isinstance(snap, dict) and snap["title"] == "Login"
+    email, password = ref_of(snap, "textbox", "Email address"), ref_of(snap, "textbox", "Password")
+    client.fill(email, "ada@example.com", tab_id=tid)
+    client.type(password, "hunter2", tab_id=tid)
+    clicked = client.click(ref_of(snap, "button", "Log in"), tab_id=tid)
+    assert clicked["success"] is True and clicked["kind"] == "click"
+
+    assert client.wait(selector="#welcome", timeout=5000, tab_id=tid)["present"] is True
+    text = client.text(tid)
+    assert "Signed in as ada@example.com" in text["text"]
+    assert text["title"] == "Dashboard"
+    assert {t["id"]: t["title"] for t in client.tabs()}[tid] == "Dashboard"
+
+    assert client.close_tab(tid) == {"closed": True, "tabId": tid}
+    assert tid not in {t["id"] for t in client.tabs()}
+
+
+async def test_async_client_find_and_press(bridge: str, pages: str) -> None:
+    async with pinchtab.AsyncClient(bridge) as c:
+        tid = (await c.navigate(f"{pages}/login.html", new_tab=True))["tabId"]
+        try:
+            compact = await c.snapshot(tid, interactive=True, format="compact")
+            assert isinstance(compact, str) and 'textbox "Password"' in compact
+            found = await c.find("password field", tab_id=tid)
+            assert found["confidence"] == "high"
+            assert f'{found["best_ref"]}:textbox "Password"' in compact
+            email = (await c.find("email address input", tab_id=tid))["best_ref"]
+            await c.actions([{"kind": "fill", "ref": email, "value": "bob@example.com"},
+                             {"kind": "type", "ref": found["best_ref"], "text": "hunter2"}], tab_id=tid)
+            await c.press("Enter", ref=found["best_ref"], tab_id=tid)
+            assert (await c.wait(text="Signed in as bob@example.com", timeout=5000, tab_id=tid))["present"]
+            assert await c.evaluate("document.title", tab_id=tid) == "Dashboard"
+        finally:
+            await c.close_tab(tid)
+
+
+def test_form_controls(client: pinchtab.Client, tab_id: str, pages: str) -> None:
+    client.navigate(f"{pages}/form.html", tab_id=tab_id)
+    snap = client.snapshot(tab_id)
+    client.select(ref_of(snap, "combobox", "Country"), "Japan", tab_id=tab_id)
+    client.check(ref_of(snap, "checkbox", "Newsletter"), tab_id=tab_id)
+    client.uncheck(ref_of(snap, "checkbox", "Alerts"), tab_id=tab_id)
+    assert client.evaluate("document.getElementById('country-out').textContent", tab_id) == "jp"
+    assert client.evaluate("document.getElementById('checks').textContent", tab_id) == "news=true alerts=false"
+
+
+def test_history_and_raw_text(client: pinchtab.Client, tab_id: str, pages: str) -> None:
+    client.navigate(f"{pages}/login.html", tab_id=tab_id)
+    client.navigate(f"{pages}/table.html", tab_id=tab_id)
+    assert client.back(tab_id)["title"] == "Login"
+    assert client.forward(tab_id)["title"] == "Team table"
+    client.evaluate("window.marker = 1", tab_id)
+    client.reload(tab_id)
+    assert client.evaluate("typeof window.marker", tab_id) == "undefined"
+    assert len(client.text(tab_id, raw=True, max_chars=20)["text"]) <= 20
+
+
+def test_cookies(client: pinchtab.Client, tab_id: str, pages: str) -> None:
+    client.navigate(f"{pages}/login.html", tab_id=tab_id)
+    assert client.set_cookies([{"name": "flavour", "value": "oat"}], tab_id=tab_id) == 1
+    assert {"flavour": "oat"}.items() <= {c["name"]: c["value"] for c in client.cookies(tab_id)}.items()
+    assert client.evaluate("document.cookie", tab_id) == "flavour=oat"
+
+
+def test_screenshot_and_pdf_bytes(client: pinchtab.Client, tab_id: str, pages: str) -> None:
+    client.navigate(f"{pages}/login.html", tab_id=tab_id)
+    assert client.screenshot(tab_id).startswith(b"\x89PNG\r\n\x1a\n")
+    assert client.screenshot(tab_id, quality=40).startswith(b"\xff\xd8\xff")  # quality implies JPEG
+    assert client.pdf(tab_id).startswith(b"%PDF")
+    assert client.pdf(tab_id, landscape=True, scale=0.5, page_ranges="1").startswith(b"%PDF")
+
+
+def test_errors_carry_status_and_code(client: pinchtab.Client, tab_id: str, pages: str) -> None:
+    client.navigate(f"{pages}/login.html", tab_id=tab_id)
+    client.snapshot(tab_id)
+    with pytest.raises(PinchtabClientError) as ref:
+        client.click("e999", tab_id=tab_id)
+    assert (ref.value.status, ref.value.code) == (404, "ref_not_found")
+    assert "e999" in ref.value.message and "snapshot" in ref.value.message
+
+    with pytest.raises(PinchtabClientError) as url:
+        client.navigate("javascript:alert(1)", tab_id=tab_id)
+    assert (url.value.status, url.value.code) == (400, "scheme_not_allowed")
+    assert client.evaluate("location.href", tab_id) == f"{pages}/login.html"
+
+    with pytest.raises(PinchtabClientError) as tab:
+        client.snapshot("NO-SUCH-TAB")
+    assert (tab.value.status, tab.value.code) == (404, "tab_not_found")
+
+    with pytest.raises(PinchtabClientError) as kind:
+        client.action("explode", ref="e1", tab_id=tab_id)
+    assert (kind.value.status, kind.value.code) == (400, "unknown_kind")
+
+    with pytest.raises(PinchtabClientError) as batch:
+        client.actions([{"kind": "focus", "ref": "e1"}, {"kind": "click", "ref": "e999"}], tab_id=tab_id)
+    assert batch.value.status == 404 and batch.value.body["failedIndex"] == 1
+
+
+def test_evaluate_disabled_is_403(locked_bridge: str) -> None:
+    with pinchtab.Client(locked_bridge) as c:
+        with pytest.raises(PinchtabClientError) as exc:
+            c.evaluate("1 + 1")
+    assert (exc.value.status, exc.value.code) == (403, "evaluate_disabled")
+
+
+def test_server_down_is_server_unreachable() -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    with pinchtab.Client(url, timeout=5) as c:
+        with pytest.raises(PinchtabClientError) as exc:
+            c.health()
+    assert exc.value.status == 0
+    assert exc.value.code == "server_unreachable"
+    assert url in exc.value.message and "pinchtab server" in exc.value.message
+
+
+async def test_async_server_down() -> None:
+    async with pinchtab.AsyncClient(f"http://127.0.0.1:{free_port()}", timeout=5) as c:
+        with pytest.raises(PinchtabClientError) as exc:
+            await c.tabs()
+    assert exc.value.code == "server_unreachable"

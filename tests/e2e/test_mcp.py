@@ -1,0 +1,352 @@
+"""`pinchtab mcp` through the SDK's own stdio client, against a live bridge with a real Chromium.
+
+Each session spawns ``python -m pinchtab mcp --server URL``. Spawning is slow on small machines, so
+one session per server is shared by the tests of this module (``McpSession`` keeps it in a thread
+with its own event loop, so plain test functions can call tools).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_types import CallToolResult
+
+from pinchtab import autostart
+from tests.conftest import free_port
+
+# The spec's tools (mcp-tools.md): name -> (required params, optional params).
+SPEC: dict[str, tuple[set[str], set[str]]] = {
+    "pinchtab_navigate": ({"url"}, {"tabId"}),
+    "pinchtab_snapshot": (set(), {"tabId", "interactive", "compact", "diff", "selector"}),
+    "pinchtab_screenshot": (set(), {"tabId", "quality"}),
+    "pinchtab_get_text": (set(), {"tabId", "raw"}),
+    "pinchtab_click": ({"ref"}, {"tabId"}),
+    "pinchtab_type": ({"ref", "text"}, {"tabId"}),
+    "pinchtab_press": ({"key"}, {"tabId"}),
+    "pinchtab_hover": ({"ref"}, {"tabId"}),
+    "pinchtab_focus": ({"ref"}, {"tabId"}),
+    "pinchtab_select": ({"ref", "value"}, {"tabId"}),
+    "pinchtab_scroll": (set(), {"ref", "pixels", "tabId"}),
+    "pinchtab_fill": ({"ref", "value"}, {"tabId"}),
+    "pinchtab_eval": ({"expression"}, {"tabId"}),
+    "pinchtab_pdf": (set(), {"tabId", "landscape", "scale", "pageRanges"}),
+    "pinchtab_find": ({"query"}, {"tabId"}),
+    "pinchtab_list_tabs": (set(), set()),
+    "pinchtab_close_tab": (set(), {"tabId"}),
+    "pinchtab_health": (set(), set()),
+    "pinchtab_cookies": (set(), {"tabId"}),
+    "pinchtab_wait": ({"ms"}, set()),
+    "pinchtab_wait_for_selector": ({"selector"}, {"timeout", "tabId"}),
+}
+SPEC_TYPES = {"url": "string", "tabId": "string", "interactive": "boolean", "compact": "boolean", "diff": "boolean",
+              "quality": "number", "raw": "boolean", "pixels": "number", "landscape": "boolean", "scale": "number",
+              "ms": "number", "timeout": "number"}
+
+
+class McpSession:
+    """A `pinchtab mcp` subprocess and an initialized ClientSession, driven from a background loop."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None) -> None:
+        self.params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", *args], env=env)
+        self.errlog = errlog or sys.stderr
+        self.loop = asyncio.new_event_loop()
+        self.ready: Future[ClientSession] = Future()
+        self.stop = asyncio.Event()
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self._main(),), daemon=True)
+
+    async def _main(self) -> None:
+        try:
+            async with stdio_client(self.params, errlog=self.errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    self.ready.set_result(session)
+                    await self.stop.wait()
+        except BaseException as exc:
+            if not self.ready.done():
+                self.ready.set_exception(exc)
+            raise
+
+    def __enter__(self) -> McpSession:
+        self.thread.start()
+        self.session = self.ready.result(timeout=60)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(timeout=30)
+
+    def run(self, coro: Any, timeout: float = 90) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def call(self, name: str, args: dict[str, Any] | None = None) -> CallToolResult:
+        return self.run(self.session.call_tool(name, args or {}))
+
+    def text(self, name: str, args: dict[str, Any] | None = None) -> str:
+        """The text of a successful call."""
+        res = self.call(name, args)
+        assert not res.is_error, res.content[0].text
+        assert len(res.content) == 1 and res.content[0].type == "text"
+        return res.content[0].text
+
+    def json(self, name: str, args: dict[str, Any] | None = None) -> Any:
+        return json.loads(self.text(name, args))
+
+    def error(self, name: str, args: dict[str, Any] | None = None) -> str:
+        """The text of a call that must fail as a tool error (isError, not a protocol error)."""
+        res = self.call(name, args)
+        assert res.is_error, res.content
+        return res.content[0].text
+
+
+@pytest.fixture(scope="module")
+def mcp(bridge: str) -> Iterator[McpSession]:
+    with McpSession(["--server", bridge]) as session:
+        yield session
+
+
+@pytest.fixture()
+def tab(bridge: str) -> Iterator[str]:
+    """A fresh tab (made over HTTP, so the tools under test are not used to set up)."""
+    tid = httpx.post(f"{bridge}/tab", json={"action": "new"}, timeout=30).json()["tabId"]
+    yield tid
+    httpx.post(f"{bridge}/tabs/{tid}/close", timeout=30)
+
+
+def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
+    """(role, name) -> ref from a compact snapshot (`e3:textbox "Password"`)."""
+    return {(m[2], m[3]): m[1] for m in re.finditer(r'^(e\d+):(\S+) "([^"]*)"', snapshot, re.M)}
+
+
+def test_tools_list_matches_the_spec(mcp: McpSession) -> None:
+    tools = {t.name: t for t in mcp.run(mcp.session.list_tools()).tools}
+    assert set(tools) == set(SPEC)
+    for name, (required, optional) in SPEC.items():
+        schema = tools[name].input_schema
+        assert set(schema.get("required", [])) == required, name
+        assert set(schema["properties"]) == required | optional, name
+        for param, prop in schema["properties"].items():
+            assert prop["type"] == SPEC_TYPES.get(param, "string"), (name, param)
+            assert prop["description"], (name, param)
+        assert tools[name].description
+
+
+def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
+    nav = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
+    assert nav == {"tabId": tab, "url": f"{pages}/login.html", "title": "Login"}
+
+    snapshot = mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True})
+    refs = compact_refs(snapshot)
+    assert ("button", "Log in") in refs and ("link", "Home") in refs
+    full = mcp.text("pinchtab_snapshot", {"tabId": tab})  # the text format: indented tree
+    assert full.startswith("# Login") and 'textbox "Password"' in full
+    refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True}))
+
+    found = mcp.json("pinchtab_find", {"query": "password field", "tabId": tab})
+    assert found["best_ref"] == refs[("textbox", "Password")]
+    assert found["matches"][0]["name"] == "Password"
+
+    assert mcp.json("pinchtab_fill", {"ref": refs[("textbox", "Email address")], "value": "ada@example.com",
+                                       "tabId": tab})["success"] is True
+    typed = mcp.json("pinchtab_type", {"ref": found["best_ref"], "text": "hunter2", "tabId": tab})
+    assert typed["success"] is True and typed["kind"] == "type"
+    mcp.json("pinchtab_click", {"ref": refs[("button", "Log in")], "tabId": tab})
+
+    assert mcp.json("pinchtab_wait_for_selector", {"selector": "#welcome", "timeout": 5000, "tabId": tab}) == {"present": True}
+    assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
+
+    shot = mcp.call("pinchtab_screenshot", {"tabId": tab})
+    assert not shot.is_error and shot.content[0].type == "image" and shot.content[0].mime_type == "image/png"
+    assert base64.b64decode(shot.content[0].data).startswith(b"\x89PNG\r\n\x1a\n")
+    jpeg = mcp.call("pinchtab_screenshot", {"tabId": tab, "quality": 50})
+    assert jpeg.content[0].mime_type == "image/jpeg"
+    assert base64.b64decode(jpeg.content[0].data).startswith(b"\xff\xd8\xff")
+    assert base64.b64decode(mcp.text("pinchtab_pdf", {"tabId": tab, "landscape": True})).startswith(b"%PDF")
+
+    tabs = mcp.json("pinchtab_list_tabs")
+    assert {"tabId": tab, "url": f"{pages}/login.html", "title": "Dashboard"} in tabs
+    assert mcp.json("pinchtab_close_tab", {"tabId": tab}) == {"closed": True, "tabId": tab}
+    assert tab not in {t["tabId"] for t in mcp.json("pinchtab_list_tabs")}
+
+
+def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
+    mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
+    refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "compact": True}))
+    mcp.json("pinchtab_fill", {"ref": "#email", "value": "kim@example.com", "tabId": tab})  # a CSS selector
+    mcp.json("pinchtab_fill", {"ref": refs[("textbox", "Password")], "value": "hunter2", "tabId": tab})
+    mcp.json("pinchtab_focus", {"ref": refs[("textbox", "Password")], "tabId": tab})
+    mcp.json("pinchtab_press", {"key": "Enter", "tabId": tab})
+    assert mcp.json("pinchtab_wait_for_selector", {"selector": "#welcome", "tabId": tab}) == {"present": True}
+    assert "Signed in as kim@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab, "raw": True})
+
+    mcp.json("pinchtab_navigate", {"url": f"{pages}/form.html", "tabId": tab})
+    refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "compact": True, "interactive": True}))
+    mcp.json("pinchtab_select", {"ref": refs[("combobox", "Country")], "value": "de", "tabId": tab})
+    mcp.json("pinchtab_hover", {"ref": refs[("button", "Save")], "tabId": tab})
+    mcp.json("pinchtab_scroll", {"pixels": 120, "tabId": tab})
+    assert mcp.json("pinchtab_eval", {"expression": "document.getElementById('country-out').textContent",
+                                      "tabId": tab}) == "de"
+    assert mcp.json("pinchtab_eval", {"expression": "({n: 1 + 2, s: document.title})", "tabId": tab}) == \
+        {"n": 3, "s": "Form controls"}
+    mcp.json("pinchtab_eval", {"expression": "document.cookie = 'seen=yes'", "tabId": tab})
+    assert {"seen": "yes"}.items() <= {c["name"]: c["value"] for c in mcp.json("pinchtab_cookies", {"tabId": tab})}.items()
+
+
+def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, tab: str, pages: str) -> None:
+    for url in ("file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "example.com", "about:blank"):
+        assert mcp.error("pinchtab_navigate", {"url": url, "tabId": tab}) == \
+            "invalid URL: must start with http:// or https://"
+    # refused before any HTTP call: the tab never moved
+    assert {"tabId": tab, "url": "about:blank", "title": ""} in mcp.json("pinchtab_list_tabs")
+
+    mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
+    mcp.text("pinchtab_snapshot", {"tabId": tab})
+    unknown = mcp.error("pinchtab_click", {"ref": "e999", "tabId": tab})
+    assert unknown.startswith("HTTP 500: ref not found (") and "e999" in unknown
+
+    missing = mcp.error("pinchtab_click", {"tabId": tab})
+    assert "ref" in missing and "Field required" in missing
+    mistyped = mcp.error("pinchtab_wait", {"ms": "soon"})
+    assert "ms" in mistyped and "valid number" in mistyped
+
+    other = mcp.error("pinchtab_snapshot", {"tabId": "NO-SUCH-TAB"})
+    assert other.startswith("HTTP 404: tab NO-SUCH-TAB not found")
+
+    # and the session still works
+    assert mcp.json("pinchtab_health")["status"] == "ok"
+    assert mcp.json("pinchtab_wait_for_selector", {"selector": "#never", "timeout": 200, "tabId": tab}) == {"present": False}
+    started = time.monotonic()
+    assert mcp.json("pinchtab_wait", {"ms": 150}) == {"waitedMs": 150}
+    assert time.monotonic() - started >= 0.15
+
+
+def test_eval_allowed_when_configured(mcp: McpSession, tab: str) -> None:
+    assert mcp.json("pinchtab_eval", {"expression": "6 * 7", "tabId": tab}) == 42
+
+
+def test_eval_forbidden_by_default(locked_bridge: str) -> None:
+    with McpSession(["--server", locked_bridge]) as locked:
+        text = locked.error("pinchtab_eval", {"expression": "document.title"})
+        assert text.startswith("HTTP 403: evaluate not allowed (")
+        assert "allowEvaluate" in text
+        assert locked.json("pinchtab_health")["status"] == "ok"
+
+
+def test_server_not_running_is_connection_refused() -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    with McpSession(["--server", url]) as down:  # an explicit --server is never auto-started
+        text = down.error("pinchtab_health")
+        assert text.startswith("Connection refused")
+        assert url in text and "pinchtab server" in text and "pinchtab bridge" in text
+        assert down.error("pinchtab_navigate", {"url": "http://example.com"}).startswith("Connection refused")
+
+
+# -- auto-start -----------------------------------------------------------------------------------
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def descendants(pid: int) -> set[int]:
+    tree, out, todo = _children(), set(), [pid]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def stop_and_check_gone(pid: int) -> None:
+    """SIGTERM the server by PID, then every process it started (its Chromium) must be gone."""
+    family = descendants(pid)
+    assert any("chrom" in _cmdline(p) for p in family), "the server has no Chromium under it"
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(p) for p in family | {pid}):
+        time.sleep(0.2)
+    survivors = {p: _cmdline(p)[:100] for p in family | {pid} if _alive(p)}
+    assert not survivors, f"still running after SIGTERM: {survivors}"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _reap(proc: Any) -> None:
+    try:
+        proc.wait(timeout=10)
+    except Exception:
+        pass
+
+
+def test_ensure_server_starts_one_on_a_free_loopback_port(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bridge: str) -> None:
+    monkeypatch.setenv("PINCHTAB_STATE_DIR", str(tmp_path))
+    assert autostart.ensure_server(bridge) is False  # something answers already
+    assert autostart.ensure_server("http://203.0.113.9:9") is False  # never starts a remote one
+
+    url = f"http://127.0.0.1:{free_port()}"
+    assert autostart.ensure_server(url, timeout=60) is True
+    proc = autostart.started[url]
+    try:
+        health = httpx.get(f"{url}/health", timeout=10)
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        assert autostart.ensure_server(url) is False  # now it answers
+        assert (tmp_path / "logs").is_dir()  # its output goes to a log, not to our stdout
+    finally:
+        stop_and_check_gone(proc.pid)
+        _reap(proc)
+
+
+def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path) -> None:
+    port = free_port()  # the "default address" of this environment: PINCHTAB_PORT
+    env = {"PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": str(tmp_path), "PINCHTAB_CONFIG": str(tmp_path / "none.json")}
+    errlog = open(tmp_path / "mcp-stderr.txt", "w+")
+    pid = None
+    try:
+        with McpSession([], env=env, errlog=errlog) as session:
+            health = session.json("pinchtab_health")  # waits for the server being started
+            assert health["status"] == "ok"
+            errlog.seek(0)
+            said = errlog.read()
+            assert f"127.0.0.1:{port}" in said and "started in the background" in said
+            pid = int(re.search(r"pid (\d+)", said)[1])
+    finally:
+        errlog.close()
+        if pid is not None:
+            stop_and_check_gone(pid)
