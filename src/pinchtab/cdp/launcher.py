@@ -193,14 +193,33 @@ class ChromeProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
 
+    def _group_alive(self) -> bool:
+        try:
+            os.killpg(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
     async def stop(self, timeout: float = 5.0) -> None:
-        """SIGTERM, wait, then SIGKILL the whole process group; remove a temporary profile."""
+        """Let the browser exit, SIGTERM it if it does not, then SIGKILL whatever is left of its
+        process group; remove a temporary profile.
+
+        Chromium exits by itself once its CDP pipe is closed (or after Browser.close), and then
+        writes the profile: its network service commits the cookie store while the group drains.
+        A SIGTERM, or killing the group early, loses cookies set since the last periodic commit.
+        """
+        if self.alive:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.exited.wait(), min(timeout, 3.0))
         if self.alive:
             self.kill_group(signal.SIGTERM)
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.exited.wait(), timeout)
-            except asyncio.TimeoutError:
-                pass
+        deadline = time.monotonic() + timeout
+        while self._group_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         # Renderers and helpers share the group; make sure none outlives the browser.
         self.kill_group(signal.SIGKILL)
         if self.alive:
