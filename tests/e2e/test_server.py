@@ -1,0 +1,394 @@
+"""``pinchtab server`` end to end: real server and bridge processes, real Chromium.
+
+One server runs for the whole module (default instance + at most one more, so at most two
+Chromiums at a time); the tests run in file order and share it. Processes are identified by the
+pids the server reports and their process groups, never by name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import free_port
+
+START_TIMEOUT = 90
+
+
+# -- process helpers ----------------------------------------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def pgid_of(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def live_in_groups(groups: set[int]) -> list[tuple[int, int, str]]:
+    """(pid, pgid, comm) of live, non-zombie processes whose process group is in ``groups``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp in groups and state not in ("Z", "X"):
+            found.append((int(entry.name), pgrp, comm))
+    return found
+
+
+def wait_until(check: Callable[[], Any], timeout: float, what: str, interval: float = 0.2) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = check()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}; last: {last!r}")
+
+
+class ServerProc:
+    """``pinchtab server`` (or bare ``pinchtab``) as a subprocess with its own config and state."""
+
+    def __init__(self, tmp: Path, *, args: tuple[str, ...] = ("server",), default_instance: bool = True) -> None:
+        self.port = free_port()
+        self.state = tmp / "state"
+        config = {
+            "server": {"port": self.port, "stateDir": str(self.state), "instancePortStart": free_port(),
+                       "defaultInstance": default_instance},
+            "security": {"allowEvaluate": True, "allowCookies": True},
+        }
+        cfg = tmp / "config.json"
+        cfg.write_text(json.dumps(config))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
+        env["PINCHTAB_CONFIG"] = str(cfg)
+        self.log = open(tmp / "server.log", "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from pinchtab.cli import main; main()", *args],
+            env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False)
+        self.log_path = tmp / "server.log"
+
+    def wait_ready(self) -> None:
+        def up() -> bool:
+            assert self.proc.poll() is None, f"server exited: {self.log_path.read_text()[-3000:]}"
+            try:
+                return self.http.get("/health").status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(up, START_TIMEOUT, "the server to answer /health")
+
+    def instances(self) -> dict[str, dict[str, Any]]:
+        res = self.http.get("/instances")
+        assert res.status_code == 200, res.text
+        return {i["id"]: i for i in res.json()["instances"]}
+
+    def process_groups(self) -> set[int]:
+        """The server's bridges and their Chromiums, as process groups."""
+        groups = set()
+        for bridge in children(self.proc.pid):
+            groups.add(bridge)  # each bridge leads its own session and group
+            for chrome in children(bridge):
+                g = pgid_of(chrome)
+                if g:
+                    groups.add(g)
+        return groups
+
+    def close(self) -> None:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    srv = ServerProc(tmp_path_factory.mktemp("server"))
+    groups: set[int] = set()
+    try:
+        srv.wait_ready()
+        groups = srv.process_groups()
+        yield srv
+    finally:
+        groups |= srv.process_groups() if srv.proc.poll() is None else set()
+        srv.close()
+        # Whatever a test did, nothing of this server may survive it.
+        for pid, _, _ in live_in_groups(groups):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def state() -> dict[str, Any]:
+    """What the tests in this module pass on to each other."""
+    return {}
+
+
+def js(http: httpx.Client, tab: str, expr: str) -> Any:
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expr})
+    assert res.status_code == 200, res.text
+    return res.json()["result"]
+
+
+# -- tests --------------------------------------------------------------------------------------
+
+
+def test_health_and_default_instance(server: ServerProc, state: dict[str, Any]) -> None:
+    health = server.http.get("/health").json()
+    assert health["status"] == "ok" and health["mode"] == "server" and health["version"]
+    assert health["instances"] == 1 and isinstance(health["tabs"], int)
+    (default,) = server.instances().values()
+    assert default["status"] == "running" and default["default"] and default["profileName"] == "default"
+    assert default["id"].startswith("inst_") and default["port"] and default["pid"]
+    state["default"] = default
+
+
+def test_shorthand_routes_go_to_the_default_instance(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html"})  # no tabId: the default instance
+    assert res.status_code == 200, res.text
+    tab = res.json()["tabId"]
+    state["default_tab"] = tab
+    tabs = server.http.get("/tabs").json()["tabs"]
+    assert {"id": tab, "instanceId": state["default"]["id"]}.items() <= next(t for t in tabs if t["id"] == tab).items()
+    # Shorthand with and without tabId, GET and POST.
+    snap = server.http.get("/snapshot", params={"tabId": tab, "filter": "interactive"}).json()
+    assert snap["title"] == "Buttons"
+    text = server.http.get("/text").json()
+    assert text["title"] == "Buttons"
+    assert server.http.post("/evaluate", json={"expression": "document.title", "tabId": tab}).json() == {"result": "Buttons"}
+    # Straight on the bridge: the same tab.
+    direct = httpx.get(f"http://127.0.0.1:{state['default']['port']}/tabs", trust_env=False).json()["tabs"]
+    assert tab in [t["id"] for t in direct]
+
+
+def test_profiles(server: ServerProc, state: dict[str, Any]) -> None:
+    res = server.http.post("/profiles", json={"name": "alpha", "description": "first"})
+    assert res.status_code == 201, res.text
+    alpha = res.json()
+    assert alpha["id"].startswith("prof_") and len(alpha["id"]) == 13 and alpha["description"] == "first"
+    assert Path(alpha["path"]).is_dir() and Path(alpha["path"]).parent == server.state / "profiles"
+    dup = server.http.post("/profiles", json={"name": "alpha"})
+    assert dup.status_code == 409 and dup.json()["code"] == "profile_exists"
+    assert server.http.post("/profiles", json={}).status_code == 400
+    names = {p["name"]: p for p in server.http.get("/profiles").json()["profiles"]}
+    assert set(names) == {"default", "alpha"} and names["default"]["running"]
+    busy = server.http.delete(f"/profiles/{names['default']['id']}")
+    assert busy.status_code == 409 and busy.json()["code"] == "profile_in_use"
+    assert server.http.delete("/profiles/prof_00000000").status_code == 404
+    scratch = server.http.post("/profiles", json={"name": "scratch"}).json()
+    assert server.http.delete(f"/profiles/{scratch['id']}").json()["deleted"] is True
+    assert not Path(scratch["path"]).exists()
+    state["alpha_profile"] = alpha
+
+
+def test_second_instance_with_a_profile(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    res = server.http.post("/instances/start", json={"profileId": state["alpha_profile"]["id"], "mode": "headless"})
+    assert res.status_code in (200, 201), res.text
+    inst = res.json()
+    assert inst["status"] == "running" and inst["profileName"] == "alpha" and inst["port"] != state["default"]["port"]
+    state["alpha"] = inst
+    again = server.http.post("/instances/start", json={"profileId": "alpha"})
+    assert again.status_code == 409 and again.json()["code"] == "profile_in_use"
+    opened = server.http.post(f"/instances/{inst['id']}/tabs/open", json={"url": f"{pages}/login.html"})
+    assert opened.status_code == 200, opened.text
+    assert opened.json()["instanceId"] == inst["id"]
+    state["alpha_tab"] = opened.json()["tabId"]
+    assert server.http.get("/health").json()["instances"] == 2
+    bad = server.http.post("/instances/start", json={"profileId": "nope"})
+    assert bad.status_code == 404
+
+
+def test_tab_routes_reach_the_owning_instance(server: ServerProc, state: dict[str, Any]) -> None:
+    alpha_tab, default_tab = state["alpha_tab"], state["default_tab"]
+    snap = server.http.get(f"/tabs/{alpha_tab}/snapshot", params={"filter": "interactive"}).json()
+    assert snap["title"] == "Login"
+    assert server.http.get(f"/tabs/{default_tab}/snapshot").json()["title"] == "Buttons"
+
+    found = server.http.post(f"/tabs/{alpha_tab}/find", json={"query": "email address input"})
+    assert found.status_code == 200, found.text
+    ref = found.json()["best_ref"]
+    assert ref and next(n for n in snap["nodes"] if n["ref"] == ref)["name"] == "Email address"
+
+    act = server.http.post(f"/tabs/{alpha_tab}/action", json={"kind": "fill", "ref": ref, "value": "a@b.c"})
+    assert act.status_code == 200, act.text
+    assert js(server.http, alpha_tab, "document.getElementById('email').value") == "a@b.c"
+
+    click = server.http.post(f"/tabs/{default_tab}/action", json={"kind": "click", "selector": "#inc"})
+    assert click.status_code == 200, click.text
+    assert "1" in js(server.http, default_tab, "document.getElementById('count').textContent")
+
+    # Errors keep their status and body.
+    missing = server.http.post(f"/tabs/{alpha_tab}/action", json={"kind": "click", "ref": "e999"})
+    direct = httpx.post(f"http://127.0.0.1:{state['alpha']['port']}/tabs/{alpha_tab}/action",
+                        json={"kind": "click", "ref": "e999"}, trust_env=False)
+    assert missing.status_code == direct.status_code == 404 and missing.json() == direct.json()
+    unknown = server.http.get("/tabs/NOSUCHTAB/snapshot")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "tab_not_found"
+
+
+def test_tab_opened_behind_the_servers_back_is_found(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    direct = httpx.post(f"http://127.0.0.1:{state['alpha']['port']}/tab",
+                        json={"action": "new", "url": f"{pages}/table.html"}, trust_env=False)
+    tab = direct.json()["tabId"]
+    res = server.http.get(f"/tabs/{tab}/text")  # unknown to the routing table: asks the instances
+    assert res.status_code == 200 and res.json()["title"] == "Team table", res.text
+    closed = server.http.post(f"/tabs/{tab}/close")
+    assert closed.status_code == 200 and closed.json()["closed"] is True
+    assert server.http.get(f"/tabs/{tab}/text").status_code == 404
+
+
+def test_binary_bodies_pass_through(server: ServerProc, state: dict[str, Any]) -> None:
+    shot = server.http.get(f"/tabs/{state['alpha_tab']}/screenshot", params={"raw": "true"})
+    assert shot.status_code == 200 and shot.headers["content-type"] == "image/png"
+    assert shot.content.startswith(b"\x89PNG\r\n\x1a\n") and int(shot.headers["content-length"]) == len(shot.content)
+    pdf = server.http.get("/pdf", params={"raw": "true", "tabId": state["default_tab"]})
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+def test_cookies_are_per_profile_and_survive_a_restart(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    alpha_tab, default_tab = state["alpha_tab"], state["default_tab"]
+    server.http.post(f"/tabs/{alpha_tab}/navigate", json={"url": f"{pages}/index.html"})
+    js(server.http, alpha_tab, "document.cookie = 'who=alpha; max-age=86400; path=/'")
+    assert "who=alpha" in js(server.http, alpha_tab, "document.cookie")
+    server.http.post(f"/tabs/{default_tab}/navigate", json={"url": f"{pages}/index.html"})
+    assert "who=alpha" not in js(server.http, default_tab, "document.cookie")
+    cookies = server.http.get("/cookies", params={"tabId": alpha_tab}).json()["cookies"]
+    assert any(c["name"] == "who" for c in cookies)
+
+    alpha = state["alpha"]
+    res = server.http.post(f"/instances/{alpha['id']}/restart")
+    assert res.status_code == 200 and res.json()["status"] == "running", res.text
+    assert res.json()["id"] == alpha["id"] and res.json()["profileId"] == alpha["profileId"]
+    state["alpha"] = res.json()
+    gone = server.http.get(f"/tabs/{alpha_tab}/snapshot")  # the old tabs went with the old Chromium
+    assert gone.status_code == 404
+    tab = server.http.post(f"/instances/{alpha['id']}/tabs/open", json={"url": f"{pages}/index.html"}).json()["tabId"]
+    state["alpha_tab"] = tab
+    assert "who=alpha" in js(server.http, tab, "document.cookie")
+
+
+def test_a_dead_chromium_is_reported_and_the_rest_keeps_working(server: ServerProc, state: dict[str, Any]) -> None:
+    alpha = state["alpha"]
+    chromes = [c for c in children(alpha["pid"]) if any("--user-data-dir" in a for a in _cmdline(c))]
+    assert chromes, "no Chromium under the alpha bridge"
+    os.killpg(chromes[0], signal.SIGKILL)
+
+    assert server.http.get("/health").status_code == 200
+    assert server.http.get(f"/tabs/{state['default_tab']}/snapshot").json()["title"] in ("Buttons", "Fixture index", "Index")
+
+    # The bridge restarts its Chromium by itself; the instance status follows: error while it is
+    # down, running again with browserRestarts counted. Either way the old tab is gone.
+    def recovered() -> dict[str, Any] | None:
+        inst = server.instances()[alpha["id"]]
+        return inst if inst["status"] == "running" and inst.get("browserRestarts", 0) >= 1 else None
+
+    wait_until(recovered, 30, "the alpha instance to report its browser restart")
+    res = server.http.get(f"/tabs/{state['alpha_tab']}/snapshot")
+    assert res.status_code in (404, 503), res.text
+
+
+def test_a_dead_bridge_shows_error_and_restarts(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    alpha = server.instances()[state["alpha"]["id"]]
+    bridge = alpha["pid"]
+    chrome_groups = {pgid_of(c) for c in children(bridge)} - {None}
+    assert chrome_groups
+    os.killpg(bridge, signal.SIGKILL)
+    # Chromium talks to its bridge over a pipe: it exits by itself when the bridge dies.
+    wait_until(lambda: not live_in_groups(chrome_groups), 10, "Chromium to exit after its bridge died")
+    inst = wait_until(lambda: (i := server.instances()[alpha["id"]])["status"] == "error" and i, 10, "status error")
+    assert "exited" in inst["error"]
+    res = server.http.post(f"/tabs/{state['alpha_tab']}/navigate", json={"url": f"{pages}/index.html"})
+    assert res.status_code in (404, 503) and res.json()["code"] in ("tab_not_found", "instance_unavailable")
+    # The default instance does not care.
+    assert server.http.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
+    res = server.http.post(f"/instances/{alpha['id']}/start")
+    assert res.status_code == 200 and res.json()["status"] == "running", res.text
+    state["alpha"] = res.json()
+
+
+def test_stop_instance(server: ServerProc, state: dict[str, Any]) -> None:
+    alpha = state["alpha"]
+    groups = {alpha["pid"]} | ({pgid_of(c) for c in children(alpha["pid"])} - {None})
+    res = server.http.post(f"/instances/{alpha['id']}/stop")
+    assert res.status_code == 200 and res.json()["status"] == "stopped"
+    assert not live_in_groups(groups)
+    assert alpha["id"] not in server.instances()
+    assert server.http.post(f"/instances/{alpha['id']}/stop").status_code == 404
+    assert server.http.delete(f"/profiles/{alpha['profileId']}").status_code == 200
+
+
+def test_temporary_instance_profile_is_removed(server: ServerProc) -> None:
+    res = server.http.post("/instances/start", json={})
+    assert res.status_code in (200, 201), res.text
+    inst = res.json()
+    assert inst["profileId"] is None and inst.get("temporary")
+    dirs = [a.split("=", 1)[1] for c in children(inst["pid"]) for a in _cmdline(c) if a.startswith("--user-data-dir=")]
+    assert dirs and Path(dirs[0]).is_dir()
+    server.http.post(f"/instances/{inst['id']}/stop")
+    assert not Path(dirs[0]).exists()
+
+
+def test_sigterm_stops_every_bridge_and_chromium(server: ServerProc) -> None:
+    # Last test on the shared server: it ends it.
+    server.http.post("/instances/start", json={})  # a second bridge, so there are two to stop
+    groups = server.process_groups()
+    assert len(groups) >= 4, groups  # two bridges, two Chromiums
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(40) is not None
+    leftovers = live_in_groups(groups)
+    assert not leftovers, leftovers
+
+
+def test_sigkill_of_the_server_leaves_no_orphans(tmp_path: Path) -> None:
+    srv = ServerProc(tmp_path, args=())  # bare `pinchtab` runs the server
+    try:
+        srv.wait_ready()
+        assert srv.http.get("/health").json()["mode"] == "server"
+        assert srv.http.post("/instances/start", json={}).status_code in (200, 201)
+        groups = srv.process_groups()
+        assert len(groups) >= 4, groups
+        srv.proc.kill()
+        srv.proc.wait(10)
+        wait_until(lambda: not live_in_groups(groups), 15, "bridges and Chromiums to exit after the server was killed")
+    finally:
+        srv.close()
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
