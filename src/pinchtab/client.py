@@ -314,20 +314,20 @@ class _Routes:
 
     # -- orchestrator (pinchtab server) ----------------------------------------------------------
 
-    def profiles(self) -> Any:
-        """Profiles (persistent Chrome user-data dirs)."""
-        return self._send(Call("GET", "/profiles"))
+    def profiles(self) -> list[dict[str, Any]]:
+        """Profiles (persistent Chrome user-data dirs): ``[{"id","name",...,"running"}]``."""
+        return self._send(Call("GET", "/profiles", parse=_key("profiles")))
 
     def create_profile(self, name: str, description: str | None = None) -> dict[str, Any]:
         body = {"name": name, **({"description": description} if description is not None else {})}
         return self._send(Call("POST", "/profiles", json=body))
 
-    def delete_profile(self, id: str) -> Any:
-        return self._send(Call("DELETE", f"/profiles/{quote(id, safe='')}", parse=_json_or_text))
+    def delete_profile(self, id: str) -> dict[str, Any]:
+        return self._send(Call("DELETE", f"/profiles/{quote(id, safe='')}"))
 
-    def instances(self) -> Any:
-        """Browser instances the server runs."""
-        return self._send(Call("GET", "/instances"))
+    def instances(self) -> list[dict[str, Any]]:
+        """Browser instances the server runs: ``[{"id","status","port",...}]``."""
+        return self._send(Call("GET", "/instances", parse=_key("instances")))
 
     def start_instance(self, profile_id: str | None = None, mode: str = "headless") -> dict[str, Any]:
         """Start a bridge with its own Chromium (a temporary profile without ``profile_id``)."""

@@ -155,3 +155,56 @@ async def test_async_server_down() -> None:
         with pytest.raises(PinchtabClientError) as exc:
             await c.tabs()
     assert exc.value.code == "server_unreachable"
+
+
+@pytest.fixture(scope="module")
+def orchestrator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A `pinchtab server` without a default instance, its state in a temp dir."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    port = free_port()
+    env = {**os.environ, "PINCHTAB_STATE_DIR": str(tmp_path_factory.mktemp("state"))}
+    env.pop("PINCHTAB_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "server", "--port", str(port), "--no-default-instance"],
+                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None and time.monotonic() < deadline, "pinchtab server did not start"
+        time.sleep(0.1)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_orchestrator_routes(orchestrator: str, pages: str) -> None:
+    with pinchtab.Client(orchestrator, token="") as c:
+        assert c.health()["mode"] == "server"
+        profile = c.create_profile("client-test", "made by test_client")
+        assert profile["id"].startswith("prof_") and profile["description"] == "made by test_client"
+        assert profile["id"] in {p["id"] for p in c.profiles()}
+
+        inst = c.start_instance(profile["id"])
+        assert inst["status"] == "running" and inst["id"] in {i["id"] for i in c.instances()}
+        with pytest.raises(PinchtabClientError) as busy:
+            c.delete_profile(profile["id"])
+        assert (busy.value.status, busy.value.code) == (409, "profile_in_use")
+
+        tid = c.open_tab_in_instance(inst["id"], f"{pages}/login.html")["tabId"]
+        assert c.text(tid)["title"] == "Login"  # /tabs/{id}/... is routed to the instance
+        assert c.stop_instance(inst["id"])["status"] == "stopped"
+        assert c.delete_profile(profile["id"])["deleted"] is True
+        assert profile["id"] not in {p["id"] for p in c.profiles()}
+        with pytest.raises(PinchtabClientError) as gone:
+            c.stop_instance("inst_nothere")
+        assert gone.value.status == 404
