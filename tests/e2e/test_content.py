@@ -1,0 +1,349 @@
+"""Reading pages against a real Chromium: text, screenshots, PDFs, evaluate, cookies, waiting."""
+
+from __future__ import annotations
+
+import base64
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import js, open_page
+
+PNG = b"\x89PNG\r\n\x1a\n"
+JPEG = b"\xff\xd8\xff"
+
+
+# -- the 30 s wait cap ----------------------------------------------------------------------------
+# Proving the cap means waiting 30 s. That wait runs on its own tab in the background while the
+# other tests of this module run (tabs work in parallel), and the last test collects it.
+
+
+class LongWait:
+    def __init__(self, bridge: str) -> None:
+        self.bridge = bridge
+        self.result: dict[str, Any] = {}
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with httpx.Client(base_url=self.bridge, timeout=90) as client:
+            tab = client.post("/tab", json={"action": "new"}).json()["tabId"]
+            try:
+                started = time.monotonic()
+                res = client.post(f"/tabs/{tab}/wait", json={"selector": "#never-there", "timeout": 60000})
+                self.result = {"status": res.status_code, "body": res.json(), "seconds": time.monotonic() - started}
+            finally:
+                client.post(f"/tabs/{tab}/close")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def long_wait(request: pytest.FixtureRequest, bridge: str) -> Iterator[LongWait | None]:
+    if not any(item.name == "test_wait_timeout_is_capped_at_30s" for item in request.session.items):
+        yield None  # not selected (pytest -k ...): do not spend 30 s
+        return
+    waiter = LongWait(bridge)
+    waiter.thread.start()
+    yield waiter
+    waiter.thread.join(timeout=60)
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+
+def test_text_readable_raw_and_max_chars(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    readable = http.get(f"/tabs/{tab}/text").json()
+    assert readable["url"] == f"{pages}/login.html" and readable["title"] == "Login"
+    assert readable["text"].startswith("Welcome back")
+    assert "Log in" in readable["text"]
+    # page chrome (nav, footer) is not main content
+    assert "Terms of Service" not in readable["text"] and "Home" not in readable["text"]
+    assert "truncated" not in readable
+    raw = http.get("/text", params={"tabId": tab, "mode": "raw"}).json()["text"]
+    assert "Terms of Service" in raw and "Home" in raw and "Welcome back" in raw
+    assert raw.index("Home") < raw.index("Welcome back") < raw.index("Terms of Service")  # page order
+    cut = http.get(f"/tabs/{tab}/text", params={"maxChars": 12}).json()
+    assert cut["text"] == readable["text"][:12] and cut["truncated"] is True
+    res = http.get(f"/tabs/{tab}/text", params={"maxChars": 0})
+    assert res.status_code == 400
+
+
+def test_text_follows_the_page(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/table.html")
+    text = http.get(f"/tabs/{tab}/text").json()["text"]
+    assert "Grace Hopper" in text and "analytical engines" in text
+    js(http, tab, "document.getElementById('editing').textContent = 'Editing Ada'")
+    assert "Editing Ada" in http.get(f"/tabs/{tab}/text").json()["text"]
+    assert "<" not in text  # text, not HTML
+
+
+# -- screenshots ----------------------------------------------------------------------------------
+
+
+def test_screenshot_png(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    body = http.get(f"/tabs/{tab}/screenshot").json()
+    assert body["format"] == "png"
+    data = base64.b64decode(body["base64"])
+    assert data.startswith(PNG)
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == tuple(js(http, tab, "[innerWidth, innerHeight]"))
+    raw = http.get(f"/tabs/{tab}/screenshot", params={"raw": "true"})
+    assert raw.status_code == 200 and raw.headers["content-type"] == "image/png"
+    assert raw.content.startswith(PNG)
+
+
+def test_screenshot_jpeg_and_quality(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/large.html")
+    body = http.get("/screenshot", params={"tabId": tab, "format": "jpeg"}).json()
+    assert body["format"] == "jpeg" and base64.b64decode(body["base64"]).startswith(JPEG)
+    low = http.get(f"/tabs/{tab}/screenshot", params={"quality": 5, "raw": "true"})
+    high = http.get(f"/tabs/{tab}/screenshot", params={"quality": 95, "raw": "true"})
+    assert low.headers["content-type"] == high.headers["content-type"] == "image/jpeg"
+    assert low.content.startswith(JPEG) and high.content.startswith(JPEG)
+    assert len(low.content) < len(high.content) / 2
+    assert http.get(f"/tabs/{tab}/screenshot", params={"quality": 101}).status_code == 400
+    assert http.get(f"/tabs/{tab}/screenshot", params={"format": "gif"}).status_code == 400
+
+
+def test_full_page_screenshot_is_taller(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    data = http.get(f"/tabs/{tab}/screenshot", params={"fullPage": "true", "raw": "true"}).content
+    assert data.startswith(PNG)
+    height = int.from_bytes(data[20:24], "big")
+    assert height == js(http, tab, "document.documentElement.scrollHeight") > js(http, tab, "innerHeight")
+
+
+# -- pdf ------------------------------------------------------------------------------------------
+
+
+def pdf_info(data: bytes) -> tuple[int, list[bytes]]:
+    assert data.startswith(b"%PDF-")
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 (\d+) (\d+)\s*\]", data)
+    return pages, boxes
+
+
+def test_pdf_get(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/large.html")
+    portrait, boxes = pdf_info(base64.b64decode(http.get(f"/tabs/{tab}/pdf").json()["base64"]))
+    assert portrait > 2 and boxes[0] == (b"612", b"792")
+    landscape, boxes = pdf_info(base64.b64decode(http.get("/pdf", params={"tabId": tab, "landscape": "true"}).json()["base64"]))
+    assert boxes[0] == (b"792", b"612")
+    small, _ = pdf_info(base64.b64decode(http.get(f"/tabs/{tab}/pdf", params={"scale": 0.5}).json()["base64"]))
+    assert small < portrait
+    two, _ = pdf_info(base64.b64decode(http.get(f"/tabs/{tab}/pdf", params={"pageRanges": "1-2"}).json()["base64"]))
+    assert two == 2
+    raw = http.get(f"/tabs/{tab}/pdf", params={"raw": "true"})
+    assert raw.headers["content-type"] == "application/pdf" and raw.content.startswith(b"%PDF-")
+
+
+def test_pdf_post(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/large.html")
+    res = http.post(f"/tabs/{tab}/pdf", json={"landscape": True, "pageRanges": "1", "scale": 0.8})
+    assert res.status_code == 200, res.text
+    count, boxes = pdf_info(base64.b64decode(res.json()["base64"]))
+    assert count == 1 and boxes[0] == (b"792", b"612")
+    res = http.post("/pdf", json={"tabId": tab, "raw": True})
+    assert res.headers["content-type"] == "application/pdf" and res.content.startswith(b"%PDF-")
+    res = http.post(f"/tabs/{tab}/pdf")  # no body: defaults
+    assert res.status_code == 200 and base64.b64decode(res.json()["base64"]).startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("ranges", ["abc", "3-1", "99", "1-2-3"])
+def test_pdf_bad_page_ranges(http: httpx.Client, tab: str, pages: str, ranges: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.get(f"/tabs/{tab}/pdf", params={"pageRanges": ranges})
+    assert res.status_code == 400, res.text
+    assert res.json()["code"] == "bad_page_ranges" and ranges in res.json()["error"]
+    # the tab is fine afterwards
+    assert http.get(f"/tabs/{tab}/pdf").status_code == 200
+
+
+def test_pdf_bad_scale(http: httpx.Client, tab: str) -> None:
+    assert http.get(f"/tabs/{tab}/pdf", params={"scale": 5}).status_code == 400
+    assert http.post(f"/tabs/{tab}/pdf", json={"scale": 0}).status_code == 400
+
+
+# -- evaluate -------------------------------------------------------------------------------------
+
+
+def test_evaluate_is_disabled_by_default(locked_bridge: str) -> None:
+    with httpx.Client(base_url=locked_bridge, timeout=30) as client:
+        tab = client.post("/tab", json={"action": "new"}).json()["tabId"]
+        res = client.post(f"/tabs/{tab}/evaluate", json={"expression": "document.title = 'pwned'"})
+        assert res.status_code == 403
+        assert res.json()["code"] == "evaluate_disabled" and "allowEvaluate" in res.json()["error"]
+        res = client.post("/evaluate", json={"expression": "1"})
+        assert res.status_code == 403
+        assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == ""  # nothing ran
+        client.post(f"/tabs/{tab}/close")
+
+
+def test_evaluate(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/table.html")
+
+    def ev(expression: str) -> httpx.Response:
+        return http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+
+    assert ev("1 + 2").json() == {"result": 3}
+    assert ev("document.title").json() == {"result": "Team table"}
+    assert ev("({a: [1, 'two', null], b: {c: true}})").json() == {"result": {"a": [1, "two", None], "b": {"c": True}}}
+    assert ev("undefined").json() == {"result": None}
+    assert ev("new Promise(r => setTimeout(() => r('later'), 50))").json() == {"result": "later"}
+    # page globals are visible: evaluate runs in the page's world
+    assert ev("typeof edit").json() == {"result": "function"}
+    assert ev("window.x = 41; x + 1").json() == {"result": 42}
+
+
+@pytest.mark.parametrize(("expression", "mentions"), [
+    ("throw new Error('nope')", "nope"),
+    ("null.foo", "TypeError"),
+    ("this is not javascript", "SyntaxError"),
+    ("Promise.reject(new Error('async nope'))", "async nope"),
+])
+def test_evaluate_errors_answer_400(http: httpx.Client, tab: str, expression: str, mentions: str) -> None:
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+    assert res.status_code == 400, res.text
+    assert res.json()["code"] == "evaluate_error" and mentions in res.json()["error"]
+    assert "    at " not in res.json()["error"]  # no JavaScript stack either
+    assert js(http, tab, "'still fine'") == "still fine"
+
+
+def test_evaluate_validation(http: httpx.Client, tab: str) -> None:
+    assert http.post(f"/tabs/{tab}/evaluate", json={}).json()["code"] == "missing_expression"
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": ""}).status_code == 400
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": 5}).status_code == 400
+
+
+# -- cookies --------------------------------------------------------------------------------------
+
+
+def test_cookies_are_disabled_by_default(locked_bridge: str, pages: str) -> None:
+    with httpx.Client(base_url=locked_bridge, timeout=30) as client:
+        tab = client.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}).json()["tabId"]
+        res = client.get(f"/tabs/{tab}/cookies")
+        assert res.status_code == 403 and res.json()["code"] == "cookies_disabled"
+        res = client.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}]})
+        assert res.status_code == 403 and res.json()["code"] == "cookies_disabled"
+        client.post(f"/tabs/{tab}/close")
+
+
+def test_cookies_round_trip(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [
+        {"name": "session", "value": "abc123"},
+        {"name": "secret", "value": "s", "httpOnly": True, "sameSite": "Strict"},
+    ]})
+    assert res.status_code == 200, res.text
+    assert res.json() == {"set": 2}
+    cookies = {c["name"]: c for c in http.get(f"/tabs/{tab}/cookies").json()["cookies"]}
+    assert cookies["session"]["value"] == "abc123"
+    assert cookies["session"]["domain"] == "127.0.0.1" and cookies["session"]["path"] == "/"
+    assert {"name", "value", "domain", "path", "expires", "httpOnly", "secure"} <= set(cookies["session"]) <= {
+        "name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"}
+    assert cookies["session"]["httpOnly"] is False and cookies["session"]["secure"] is False
+    assert cookies["secret"]["httpOnly"] is True and cookies["secret"]["sameSite"] == "Strict"
+    # the page sees the cookie it may see, and not the httpOnly one
+    page_cookies = js(http, tab, "document.cookie")
+    assert "session=abc123" in page_cookies and "secret" not in page_cookies
+    # cookies the page sets show up too
+    js(http, tab, "document.cookie = 'fromPage=yes; path=/'")
+    names = {c["name"] for c in http.get("/cookies", params={"tabId": tab}).json()["cookies"]}
+    assert {"session", "secret", "fromPage"} <= names
+
+
+def test_cookies_for_another_url(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.post("/cookies", json={"tabId": tab, "url": "https://example.test/app",
+                                      "cookies": [{"name": "elsewhere", "value": "1", "secure": True}]})
+    assert res.json() == {"set": 1}
+    names = {c["name"] for c in http.get(f"/tabs/{tab}/cookies", params={"url": "https://example.test/app"}).json()["cookies"]}
+    assert "elsewhere" in names
+    assert "elsewhere" not in {c["name"] for c in http.get(f"/tabs/{tab}/cookies").json()["cookies"]}
+
+
+def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    # about:blank has no URL to put a cookie on
+    res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}]})
+    assert res.status_code == 400 and res.json()["code"] == "cookie_url_required"
+    open_page(http, tab, f"{pages}/login.html")
+    assert http.post(f"/tabs/{tab}/cookies", json={"cookies": []}).status_code == 400
+    assert http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a"}]}).status_code == 400
+    res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1", "sameSite": "Sometimes"}]})
+    assert res.status_code == 400
+
+
+# -- wait -----------------------------------------------------------------------------------------
+
+
+def test_wait_for_selector_inserted_later(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<div id=\"late\">Late arrival</div>'), 400)")
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#late", "timeout": 5000})
+    assert res.status_code == 200
+    body = res.json()
+    assert body["present"] is True
+    assert 250 <= body["elapsedMs"] < 3000
+    assert js(http, tab, "!!document.getElementById('late')") is True
+
+
+def test_wait_for_text(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'All systems go', 300)")
+    body = http.post("/wait", json={"tabId": tab, "text": "All systems go", "timeout": 5000}).json()
+    assert body["present"] is True and 150 <= body["elapsedMs"] < 3000
+    # already there: answers at once
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "Welcome back"}).json()
+    assert body["present"] is True and body["elapsedMs"] < 500
+
+
+def test_wait_for_selector_and_text_together(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'Ready', 300)")
+    body = http.post(f"/tabs/{tab}/wait", json={"selector": "#status", "text": "Ready", "timeout": 5000}).json()
+    assert body["present"] is True and body["elapsedMs"] >= 150
+
+
+def test_wait_times_out(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    started = time.monotonic()
+    body = http.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": 400}).json()
+    assert body["present"] is False
+    assert 400 <= body["elapsedMs"] < 1500
+    assert time.monotonic() - started < 2
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "never ever", "timeout": 0}).json()
+    assert body["present"] is False and body["elapsedMs"] < 500
+
+
+def test_wait_survives_a_navigation(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, f"setTimeout(() => location.href = '{pages}/table.html', 200)")
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "Grace Hopper", "timeout": 5000}).json()
+    assert body["present"] is True
+
+
+def test_wait_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    res = http.post(f"/tabs/{tab}/wait", json={"timeout": 100})
+    assert res.status_code == 400 and res.json()["code"] == "missing_condition"
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "div[", "timeout": 100})
+    assert res.status_code == 400 and res.json()["code"] == "bad_selector"
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#x", "timeout": "soon"})
+    assert res.status_code == 400
+
+
+def test_wait_timeout_is_capped_at_30s(long_wait: LongWait | None) -> None:
+    """Asked for 60 s, the wait ends after 30 s (it ran in the background during this module)."""
+    assert long_wait is not None
+    long_wait.thread.join(timeout=45)
+    assert not long_wait.thread.is_alive()
+    result = long_wait.result
+    assert result["status"] == 200
+    assert result["body"]["present"] is False
+    assert 30000 <= result["body"]["elapsedMs"] < 31500
+    assert result["seconds"] < 33
