@@ -58,6 +58,7 @@ class HashingEmbedder:
         self.word_weight = word_weight
         self.concept_weight = concept_weight
         self.trigram_weight = trigram_weight
+        self._stem_cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
 
     # -- feature accumulation -------------------------------------------------------------
     def add_stem(self, acc: dict[int, float], st: str, weight: float, ns: str = "") -> None:
@@ -90,6 +91,38 @@ class HashingEmbedder:
             norm = 1.0 / math.sqrt(len(keys.concepts))
             for c, q in keys.concepts.items():
                 self.add_concept(acc, c, weight * q * norm, ns)
+
+    # -- cached sparse features (query side) --------------------------------------------------
+    def stem_features(self, st: str, ns: str = "") -> tuple[np.ndarray, np.ndarray]:
+        """(slots, signed unit weights) of a word: what ``add_stem(acc, st, 1.0, ns)`` adds."""
+        key = (st, ns)
+        f = self._stem_cache.get(key)
+        if f is None:
+            acc: dict[int, float] = {}
+            self.add_stem(acc, st, 1.0, ns)
+            f = (np.fromiter(acc.keys(), dtype=np.int64, count=len(acc)),
+                 np.fromiter(acc.values(), dtype=np.float32, count=len(acc)))
+            if len(self._stem_cache) > 50_000:
+                self._stem_cache.clear()
+            self._stem_cache[key] = f
+        return f
+
+    def concept_slot(self, concept: str, ns: str = "") -> tuple[int, float]:
+        i, s = _slot(ns + concept, self.dim)
+        return i, s * self.concept_weight
+
+    def feature_slot(self, feature: str) -> tuple[int, float]:
+        return _slot(feature, self.dim)
+
+    def from_parts(self, idx: list[np.ndarray], val: list[np.ndarray]) -> np.ndarray:
+        """L2-normalised dense vector from sparse parts (summed)."""
+        if not idx:
+            return np.zeros(self.dim, dtype=np.float32)
+        v = np.bincount(np.concatenate(idx), weights=np.concatenate(val), minlength=self.dim).astype(np.float32)
+        n = float(np.sqrt(v @ v))
+        if n > 0:
+            v /= n
+        return v
 
     # -- vectors ----------------------------------------------------------------------------
     def dense(self, acc: dict[int, float]) -> np.ndarray:

@@ -41,7 +41,7 @@ from . import lexical, vocab
 from .descriptors import ElementDescriptor, build_descriptors
 from .embedding import HashingEmbedder
 from .lexical import FuzzyIndex, analyze_text
-from .query import ParsedQuery, Term, parse_query
+from .query import ParsedQuery, Term, parse_query, parse_query_for_page
 
 __all__ = [
     "ElementIndex",
@@ -105,6 +105,10 @@ ORDINAL_GROUP = 0.95
 MISSING_IDENTIFIER_PENALTY = 0.5
 
 _F32 = np.float32
+_EMPTY_I = np.zeros(0, dtype=np.int32)
+_EMPTY_F = np.zeros(0, dtype=np.float32)
+SMALL_MERGE = 512
+_TERM_FEATURES: dict = {}
 _CAPS = re.compile(r"\b[A-Z]{2,5}\b")
 
 
@@ -323,6 +327,9 @@ class ElementIndex:
 
         self._content = arrays(content)
         self._context = arrays(context)
+        self._content_d = content
+        self._context_d = context
+        self._names_d = names
         self._names = {k: np.fromiter(sorted(v), dtype=np.int32, count=len(v)) for k, v in names.items()}
         self._pairs = pairs
         self._n_name = n_name
@@ -425,6 +432,46 @@ class ElementIndex:
         return alts
 
     def _accumulate(self, alts: dict[str, float], n: int, hit_weight: float = 1.0):
+        """Max-merge the postings of a term's alternatives -> (own text, context, name hits).
+
+        Small merges run on Python dicts (cheaper than numpy calls at this size); large
+        ones on dense numpy arrays. Returns dicts row -> value, or dense arrays.
+        """
+        cd, xd = self._content_d, self._context_d
+        total = 0
+        for k in alts:
+            p = cd.get(k)
+            if p:
+                total += len(p)
+            p = xd.get(k)
+            if p:
+                total += len(p)
+        if total <= SMALL_MERGE:
+            c: dict[int, float] = {}
+            x: dict[int, float] = {}
+            h: dict[int, float] = {}
+            names = self._names_d
+            for k, q in alts.items():
+                p = cd.get(k)
+                if p:
+                    for r, v in p.items():
+                        v *= q
+                        if v > c.get(r, 0.0):
+                            c[r] = v
+                    if q >= 0.6:
+                        nm = names.get(k)
+                        if nm:
+                            for r in nm:
+                                h[r] = hit_weight
+                p = xd.get(k)
+                if p:
+                    for r, v in p.items():
+                        v *= q
+                        if v > x.get(r, 0.0):
+                            x[r] = v
+            if h:
+                h = {r: v for r, v in h.items() if r in c}
+            return c, x, h
         c = np.zeros(n, dtype=_F32)
         x = np.zeros(n, dtype=_F32)
         nh = np.zeros(n, dtype=_F32)
@@ -445,6 +492,25 @@ class ElementIndex:
         nh[c <= 0] = 0.0
         return c, x, nh
 
+    @staticmethod
+    def _dense(v, n: int) -> np.ndarray:
+        if isinstance(v, np.ndarray):
+            return v
+        d = np.zeros(n, dtype=_F32)
+        if v:
+            d[np.fromiter(v.keys(), dtype=np.int64, count=len(v))] = np.fromiter(v.values(), dtype=_F32, count=len(v))
+        return d
+
+    @staticmethod
+    def _sparse(v) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(v, np.ndarray):
+            rows = np.flatnonzero(v).astype(np.int32)
+            return rows, v[rows]
+        if not v:
+            return _EMPTY_I, _EMPTY_F
+        return (np.fromiter(v.keys(), dtype=np.int32, count=len(v)),
+                np.fromiter(v.values(), dtype=_F32, count=len(v)))
+
     def _term_vec(self, term: Term) -> _TermVec:
         key = term.key
         tv = self._terms.get(key)
@@ -456,32 +522,52 @@ class ElementIndex:
             alts = {u.joined: 1.0}
             for c_, q in u.concepts:
                 alts[c_] = max(alts.get(c_, 0.0), q)
-            c, x, nh = self._accumulate(alts, n, float(len(u.stems)))
+            parts = [self._accumulate(alts, n, float(len(u.stems)))]
             # partial credit: the phrase's words on their own, averaged
             words_ = [w for w in u.words if not lexical.is_stop(w)] or list(u.words)
             if len(words_) > 1:
-                cs = np.zeros(n, dtype=_F32)
-                xs = np.zeros(n, dtype=_F32)
-                hs = np.zeros(n, dtype=_F32)
+                subs = []
                 for w in words_:
                     st = lexical.stem(w)
                     a = self._word_alternatives(st, w, tuple(lexical.concepts_of_word(st).items()), fuzzy=False)
-                    cw, xw, hw = self._accumulate(a, n)
-                    cs += cw
-                    xs += xw
-                    hs += hw
-                cs /= len(words_)
-                xs /= len(words_)
-                np.maximum(c, cs, out=c)
-                np.maximum(x, xs, out=x)
-                np.maximum(nh, hs, out=nh)
+                    subs.append(self._accumulate(a, n))
+                k = float(len(words_))
+                if all(isinstance(p[0], dict) for p in subs + parts):
+                    cs: dict[int, float] = {}
+                    xs: dict[int, float] = {}
+                    hs: dict[int, float] = {}
+                    for cw, xw, hw in subs:
+                        for r, v in cw.items():
+                            cs[r] = cs.get(r, 0.0) + v / k
+                        for r, v in xw.items():
+                            xs[r] = xs.get(r, 0.0) + v / k
+                        for r, v in hw.items():
+                            hs[r] = hs.get(r, 0.0) + v
+                    c, x, h = parts[0]
+                    for r, v in cs.items():
+                        if v > c.get(r, 0.0):
+                            c[r] = v
+                    for r, v in xs.items():
+                        if v > x.get(r, 0.0):
+                            x[r] = v
+                    for r, v in hs.items():
+                        if v > h.get(r, 0.0):
+                            h[r] = v
+                    parts = [(c, x, h)]
+                else:
+                    c, x, h = (self._dense(v, n) for v in parts[0])
+                    cs = sum(self._dense(p[0], n) for p in subs) / k
+                    xs = sum(self._dense(p[1], n) for p in subs) / k
+                    hs = sum(self._dense(p[2], n) for p in subs)
+                    parts = [(np.maximum(c, cs), np.maximum(x, xs), np.maximum(h, hs))]
+            c, x, h = parts[0]
         else:
             alts = self._word_alternatives(u.stems[0], u.words[0], u.concepts, term.joins, fuzzy=not term.bonus)
-            c, x, nh = self._accumulate(alts, n)
-        c_rows = np.flatnonzero(c).astype(np.int32)
-        x_rows = np.flatnonzero(x).astype(np.int32)
-        n_rows = np.flatnonzero(nh).astype(np.int32)
-        tv = _TermVec(c_rows, c[c_rows], n_rows, nh[n_rows], x_rows, x[x_rows], int(c_rows.size))
+            c, x, h = self._accumulate(alts, n)
+        c_rows, c_vals = self._sparse(c)
+        x_rows, x_vals = self._sparse(x)
+        n_rows, n_vals = self._sparse(h)
+        tv = _TermVec(c_rows, c_vals, n_rows, n_vals, x_rows, x_vals, int(c_rows.size))
         self._terms.put(key, tv)
         return tv
 
@@ -509,30 +595,61 @@ class ElementIndex:
     def _idf(self, df: int) -> float:
         return 1.0 + IDF_ALPHA * (self._log_n - math.log(1.0 + df))
 
-    def _query_vector(self, pq: ParsedQuery, tvs: Sequence[_TermVec]) -> np.ndarray:
+    def _term_features(self, t: Term) -> np.ndarray:
+        """Unweighted embedding contribution of one query term (cached across indexes)."""
         emb = self._emb
-        acc: dict[int, float] = {}
-        for t, tv in zip(pq.terms, tvs):
-            w = t.weight * self._idf(tv.df)
-            if t.role:
-                for r, s_ in vocab.ROLE_WORDS.get(t.role, {}).items():
-                    if s_ >= 0.8:
-                        emb.add_feature(acc, "r:" + r, 0.5 * w)
-                continue
+        key = (emb.dim, t.unit, t.role, t.ctx or t.container)
+        v = _TERM_FEATURES.get(key)
+        if v is not None:
+            return v
+        idx: list[np.ndarray] = []
+        val: list[np.ndarray] = []
+        si: list[int] = []
+        sv: list[float] = []
+        if t.role:
+            for r, s_ in vocab.ROLE_WORDS.get(t.role, {}).items():
+                if s_ >= 0.8:
+                    i, sg = emb.feature_slot("r:" + r)
+                    si.append(i)
+                    sv.append(sg * 0.5)
+        else:
             main_ns, other_ns = ("x:", "") if (t.ctx or t.container) else ("", "x:")
             cs = t.unit.concepts
             norm = 1.0 / math.sqrt(len(cs)) if cs else 0.0
             for ns, f in ((main_ns, 1.0), (other_ns, CROSS_NS)):
                 for st in t.unit.stems:
-                    emb.add_stem(acc, st, w * f, ns)
+                    i, v_ = emb.stem_features(st, ns)
+                    idx.append(i)
+                    val.append(v_ * f)
                 for c, q in cs:
-                    emb.add_concept(acc, c, w * f * q * norm, ns)
-        return emb.dense(acc)
+                    i, sg = emb.concept_slot(c, ns)
+                    si.append(i)
+                    sv.append(sg * f * q * norm)
+        if si:
+            idx.append(np.array(si, dtype=np.int64))
+            val.append(np.array(sv, dtype=_F32))
+        if idx:
+            v = np.bincount(np.concatenate(idx), weights=np.concatenate(val), minlength=emb.dim).astype(_F32)
+        else:
+            v = np.zeros(emb.dim, dtype=_F32)
+        if len(_TERM_FEATURES) > 20000:
+            _TERM_FEATURES.clear()
+        _TERM_FEATURES[key] = v
+        return v
+
+    def _query_vector(self, pq: ParsedQuery, tvs: Sequence[_TermVec]) -> np.ndarray:
+        if not pq.terms:
+            return np.zeros(self._emb.dim, dtype=_F32)
+        F = np.stack([self._term_features(t) for t in pq.terms])
+        w = np.array([t.weight * self._idf(tv.df) for t, tv in zip(pq.terms, tvs)], dtype=_F32)
+        v = w @ F
+        nrm = float(np.sqrt(v @ v))
+        return v / nrm if nrm > 0 else v
 
     def _plan(self, query: str) -> _Plan:
         plan = self._plans.get(query)
         if plan is None:
-            pq = parse_query(query, self._literal)
+            pq = parse_query_for_page(query, self._pairs)
             tvs = tuple(self._term_vec(t) for t in pq.terms)
             plan = _Plan(pq, self._query_vector(pq, tvs), tvs)
             self._plans.put(query, plan)
@@ -541,44 +658,71 @@ class ElementIndex:
     # ------------------------------------------------------------------ scoring
     def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *,
                  hints: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Lexical score vector and each element's prior (lifted where a role word asked for its role)."""
+        """Lexical score vector and each element's prior (lifted where a role word asked for its role).
+
+        All terms are scored at once: their strengths go into one (terms x elements) matrix
+        with two scatters (own text, context), role words are max-ed in, and coverage is a
+        pair of weighted sums.
+        """
         n = len(self._desc)
-        num = np.zeros(n, dtype=_F32)
-        den = np.zeros(n, dtype=_F32)
-        den_const = 0.0
-        hits = np.zeros(n, dtype=_F32)
-        role_ok = None
-        for t, tv in zip(terms, tvs):
-            s = np.zeros(n, dtype=_F32)
+        T = len(terms)
+        if T == 0:
+            return np.zeros(n, dtype=_F32), self._prior
+        c_idx, c_val, c_fac, x_idx, x_val, x_fac, h_idx, h_val = [], [], [], [], [], [], [], []
+        w = np.empty(T, dtype=_F32)
+        bonus = np.zeros(T, dtype=bool)
+        role_terms = []
+        for k, (t, tv) in enumerate(zip(terms, tvs)):
             if tv.c_rows.size:
-                s[tv.c_rows] = tv.c_vals * CTX_OWN_FACTOR if t.ctx else tv.c_vals
+                c_idx.append(tv.c_rows + k * n)
+                c_val.append(tv.c_vals)
+                c_fac.append((CTX_OWN_FACTOR if t.ctx else 1.0, tv.c_rows.size))
             if t.role:
-                # a role word describes the target itself: its role, or its own text ("menu")
-                rv = self._role_vec(t.role)
-                np.maximum(s, rv, out=s)
-                if t.role not in vocab.WEAK_ROLE_WORDS:
-                    role_ok = rv if role_ok is None else np.maximum(role_ok, rv)
+                role_terms.append((k, t.role))
             elif tv.x_rows.size:
-                fx = 1.0 if (t.ctx or t.container) else CONTEXT_FACTOR
-                s[tv.x_rows] = np.maximum(s[tv.x_rows], tv.x_vals * fx)
-            w = t.weight * self._idf(tv.df)
-            if t.bonus:
-                s *= w
-                num += s
-                den += s
-            else:
-                num += w * s
-                den_const += w
+                x_idx.append(tv.x_rows + k * n)
+                x_val.append(tv.x_vals)
+                x_fac.append((1.0 if (t.ctx or t.container) else CONTEXT_FACTOR, tv.x_rows.size))
             if tv.n_rows.size:
-                hits[tv.n_rows] += tv.n_vals
+                h_idx.append(tv.n_rows)
+                h_val.append(tv.n_vals)
+            w[k] = t.weight * self._idf(tv.df)
+            bonus[k] = t.bonus
+        S = np.zeros((T, n), dtype=_F32)
+        flat = S.reshape(-1)
+        if c_idx:
+            vals = np.concatenate(c_val)
+            if any(f != 1.0 for f, _ in c_fac):
+                vals = vals * np.repeat(np.array([f for f, _ in c_fac], dtype=_F32), [m for _, m in c_fac])
+            flat[np.concatenate(c_idx)] = vals
+        if x_idx:
+            xi = np.concatenate(x_idx)
+            xv = np.concatenate(x_val) * np.repeat(np.array([f for f, _ in x_fac], dtype=_F32), [m for _, m in x_fac])
+            flat[xi] = np.maximum(flat[xi], xv)
+        role_ok = None
+        for k, rw in role_terms:
+            # a role word describes the target itself: its role, or its own text ("menu")
+            rv = self._role_vec(rw)
+            np.maximum(S[k], rv, out=S[k])
+            if rw not in vocab.WEAK_ROLE_WORDS:
+                role_ok = rv if role_ok is None else np.maximum(role_ok, rv)
+        if bonus.any():
+            wb = np.where(bonus, w, 0.0).astype(_F32)
+            num = w @ S
+            den = wb @ S + float(w[~bonus].sum())
+        else:
+            num = w @ S
+            den = float(w.sum())
         if hints:
             hv = self._hint_vec(hints) * VERB_HINT_WEIGHT
-            num += hv
-            den += hv
-        den += den_const
+            num = num + hv
+            den = den + hv
         qcov = num / np.maximum(den, 1e-9)
-        ncov = np.minimum(hits, self._n_name) / self._n_name
-        lex = qcov * (0.8 + 0.2 * ncov)
+        if h_idx:
+            hits = np.bincount(np.concatenate(h_idx), weights=np.concatenate(h_val), minlength=n)
+            lex = qcov * (0.8 + 0.2 * (np.minimum(hits, self._n_name) / self._n_name))
+        else:
+            lex = qcov * 0.8
         prior = self._prior if role_ok is None else np.where(role_ok > 0, np.maximum(self._prior, 1.0), self._prior)
         return lex.astype(_F32, copy=False), prior
 

@@ -31,7 +31,7 @@ from typing import Callable
 from . import vocab
 from .lexical import Unit, query_units, stem
 
-__all__ = ["Term", "ParsedQuery", "parse_query"]
+__all__ = ["Term", "ParsedQuery", "parse_query", "parse_query_for_page"]
 
 W_CONTENT = 1.0
 W_DIGITS = 1.3
@@ -42,10 +42,11 @@ W_GENERIC = 0.35
 W_LOW = 0.4
 
 _NEG_PHRASES = {tuple(p) for p in vocab.NEGATION_PHRASES}
-_REL_PHRASES = sorted(
-    ((tuple(w for w in k if w != "the"), v) for k, v in vocab.RELATION_PHRASES.items()),
-    key=lambda kv: -len(kv[0]),
-)
+_REL_BY_FIRST: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+for _k, _v in sorted(
+    ((tuple(w for w in k if w != "the"), v) for k, v in vocab.RELATION_PHRASES.items()), key=lambda kv: -len(kv[0])
+):
+    _REL_BY_FIRST.setdefault(_k[0], []).append((_k, _v))
 _PREP_CTX = frozenset({"in", "inside", "within", "from", "on", "under", "for", "at", "into", "beneath"}) - {"beneath"}
 _DIR_PREPS = frozenset({"on", "at", "in", "to", "towards", "toward", "near"})
 _POS_FILLER = frozenset({"of", "page", "screen", "window", "side", "corner", "area", "edge", "part", "half", "region", "hand", "end", "the", "most"})
@@ -158,7 +159,7 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
         # ---- relation to another element
         if w is not None and mode != "neg":
             hit = None
-            for phrase, relname in _REL_PHRASES:
+            for phrase, relname in _REL_BY_FIRST.get(w, ()):
                 L = len(phrase)
                 if i > 0 and i + L < n and all(
                     not units[i + k].phrase and units[i + k].words[0] == phrase[k] for k in range(L)
@@ -251,3 +252,37 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
             hints[r] = max(hints.get(r, 0.0), s)
     pq.verb_hints = hints
     return pq
+
+
+_GLOBAL: dict[str, tuple[ParsedQuery, frozenset]] = {}
+_GLOBAL_MAX = 4096
+
+
+def parse_query_for_page(query: str, pairs) -> ParsedQuery:
+    """``parse_query`` with a page-independent cache.
+
+    The parse is cached per query string together with the word pairs its literal-text
+    guards consulted; it is reused for any page that contains none of those pairs, and
+    redone (uncached) for a page that does. ``pairs`` is the page's set of adjacent words.
+    """
+    hit = _GLOBAL.get(query)
+    if hit is None:
+        consulted: set = set()
+
+        def record(a: str, b: str) -> bool:
+            consulted.add((a, b))
+            return False
+
+        pq = parse_query(query, record)
+        hit = (pq, frozenset(consulted))
+        if len(_GLOBAL) >= _GLOBAL_MAX:
+            _GLOBAL.clear()
+        _GLOBAL[query] = hit
+    pq, consulted = hit
+    if consulted and not consulted.isdisjoint(pairs):
+        return parse_query(query, lambda a, b: (a, b) in pairs)
+    return pq
+
+
+def clear_parse_cache() -> None:
+    _GLOBAL.clear()
