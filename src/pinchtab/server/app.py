@@ -19,6 +19,7 @@ from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.proxy import ProxyMiddleware, Router, make_client
 from pinchtab.server.routing import SHORTHAND_ROUTES, TabRoutes
+from pinchtab.server.upstream import Upstream
 from pinchtab.web import FastJSON, JSONBodies, TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")
@@ -57,6 +58,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     routes = TabRoutes()
     manager = InstanceManager(config, profiles, client, on_tabs_lost=routes.forget_instance)
     router = Router(manager, routes, client)
+    upstream = Upstream()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,6 +76,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
         finally:
             await manager.close()
             await client.aclose()
+            await upstream.close()
 
     app = FastAPI(title="pinchtab server", version=pinchtab.__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.manager = manager
@@ -206,6 +209,6 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
                       summary="Proxied to the instance that owns the tab: bridge /tabs/{id}/...")
 
     app.add_middleware(JSONBodies)
-    app.add_middleware(ProxyMiddleware, router=router)
+    app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
     app.add_middleware(TokenAuth, token=config.server.token)
     return app

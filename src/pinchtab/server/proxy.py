@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pinchtab.errors import NotFound, NotReady, PinchtabError
 from pinchtab.server.instances import Instance, InstanceManager
 from pinchtab.server.routing import SHORTHAND_ROUTES, TAB_ANSWERING, TabRoutes, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
 log = logging.getLogger("pinchtab.server.proxy")
@@ -108,10 +109,10 @@ class Router:
 class ProxyMiddleware:
     """ASGI: forwards tab and shorthand routes; everything else goes on to the FastAPI app."""
 
-    def __init__(self, app: ASGIApp, router: Router) -> None:
+    def __init__(self, app: ASGIApp, router: Router, upstream: Upstream) -> None:
         self.app = app
         self.router = router
-        self.client = router.client
+        self.upstream = upstream
         manager = router.manager
         self.auth = [(b"authorization", manager.auth["authorization"].encode())] if manager.auth else []
 
@@ -161,38 +162,41 @@ class ProxyMiddleware:
             )
         raw_path = scope.get("raw_path") or scope["path"].encode()
         qs = scope["query_string"]
-        url = f"{inst.url}{raw_path.decode('latin-1')}" + (f"?{qs.decode('latin-1')}" if qs else "")
+        target = raw_path + b"?" + qs if qs else raw_path
         headers = [(k, v) for k, v in scope["headers"] if k in FORWARDED_REQUEST_HEADERS]
         if body and not any(k == b"content-type" for k, _ in headers):
             headers.append((b"content-type", b"application/json"))
         headers.extend(self.auth)
-        request = self.client.build_request(scope["method"], url, headers=headers, content=body)
         try:
-            response = await self.client.send(request, stream=True)
-        except httpx.HTTPError as exc:
+            response = await self.upstream.request(inst.port, scope["method"], target, headers, body)
+        except UpstreamError as exc:
             raise NotReady(
-                f"instance {inst.id} did not answer ({type(exc).__name__}: {exc}); its status is {inst.status}; "
+                f"instance {inst.id} did not answer ({exc}); its status is {inst.status}; "
                 f"GET /instances shows it, POST /instances/{inst.id}/restart restarts it",
                 "instance_unavailable",
             ) from exc
+        status = response.status
+        out_headers = [(k, v) for k, v in response.headers if k not in HOP_BY_HOP]
         try:
-            status = response.status_code
-            out_headers = [(k.lower(), v) for k, v in response.headers.raw if k.lower() not in HOP_BY_HOP]
-            length = response.headers.get("content-length")
-            if length is not None and int(length) <= BUFFER_LIMIT:
-                data = b"".join([chunk async for chunk in response.aiter_raw()])
+            if response.length is not None and response.length <= BUFFER_LIMIT:
+                try:
+                    data = await response.read()
+                except UpstreamError as exc:
+                    raise NotReady(f"instance {inst.id} broke off its answer: {exc}", "instance_unavailable") from exc
                 await send({"type": "http.response.start", "status": status, "headers": out_headers})
                 await send({"type": "http.response.body", "body": data})
                 self._learn(inst, route, status, data, known_tab)
                 return
-            out_headers = [(k, v) for k, v in out_headers if k != b"content-length"] if length is None else out_headers
             await send({"type": "http.response.start", "status": status, "headers": out_headers})
-            async for chunk in response.aiter_raw():
-                if chunk:
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            try:
+                async for chunk in response.iter_bytes():
+                    if chunk:
+                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            except UpstreamError as exc:  # headers are out: all we can do is cut the body short
+                log.warning("instance %s broke off a streamed answer: %s", inst.id, exc)
             await send({"type": "http.response.body", "body": b""})
         finally:
-            await response.aclose()
+            response.release()
 
     def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None) -> None:
         if status == 503:
