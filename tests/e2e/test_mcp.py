@@ -333,7 +333,7 @@ def test_ensure_server_starts_one_on_a_free_loopback_port(monkeypatch: pytest.Mo
         _reap(proc)
 
 
-def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path) -> None:
+def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: str) -> None:
     port = free_port()  # the "default address" of this environment: PINCHTAB_PORT
     env = {"PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": str(tmp_path), "PINCHTAB_CONFIG": str(tmp_path / "none.json")}
     errlog = open(tmp_path / "mcp-stderr.txt", "w+")
@@ -346,6 +346,9 @@ def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path) -> None
             said = errlog.read()
             assert f"127.0.0.1:{port}" in said and "started in the background" in said
             pid = int(re.search(r"pid (\d+)", said)[1])
+            # and the tools drive the browser of the server it started
+            assert session.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["title"] == "Login"
+            assert 'button "Log in"' in session.text("pinchtab_snapshot", {"compact": True})
     finally:
         errlog.close()
         if pid is not None:
