@@ -441,6 +441,9 @@ class AsyncClient(_Base):
     """Asynchronous client: the methods of ``Client``, each returning an awaitable.
 
     ``async with AsyncClient() as pt: await pt.navigate("https://example.com")``
+
+    The route methods are shared with ``Client`` (one definition), so their annotations show the
+    value; here each returns an awaitable of it. A static type checker does not know that.
     """
 
     def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
