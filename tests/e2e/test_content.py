@@ -200,6 +200,26 @@ def test_evaluate(http: httpx.Client, tab: str, pages: str) -> None:
     assert ev("window.x = 41; x + 1").json() == {"result": 42}
 
 
+def test_evaluate_values_json_cannot_hold(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/table.html")
+
+    def result(expression: str) -> Any:
+        res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+        assert res.status_code == 200, res.text
+        return res.json()["result"]
+
+    # not a browser failure: the value is described instead
+    assert result("window") == "Window"
+    assert result("(() => { const a = {n: 1}; a.self = a; return a; })()") == "Object"
+    assert result("Symbol('tag')") == "Symbol(tag)"
+    assert result("document.querySelector('h1')") == "h1"
+    assert result("() => 1") == "() => 1"
+    assert result("NaN") == "NaN" and result("10n ** 20n") == "100000000000000000000n"
+    # the expression ran once, even when its value needed a second look
+    assert result("window.runs = (window.runs || 0) + 1; window") == "Window"
+    assert result("window.runs") == 1
+
+
 @pytest.mark.parametrize(("expression", "mentions"), [
     ("throw new Error('nope')", "nope"),
     ("null.foo", "TypeError"),

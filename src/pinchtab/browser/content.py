@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -95,11 +96,17 @@ async def pdf(
     return base64.b64decode(res["data"])
 
 
+# Values JSON cannot carry as they are: their description ("div#main", "Symbol(x)", a date string).
+_DESCRIBED = {"node", "date", "regexp", "error", "map", "set", "weakmap", "weakset", "promise", "proxy"}
+
+
 async def evaluate(tab: "Tab", expression: str) -> Any:
     """Evaluate in the page's own world (the agent asked for the page's globals)."""
+    # By reference first, then by value: asking for the value at once fails the whole call
+    # (after the expression ran) for window, a cyclic object or a symbol.
     res = await tab.send(
         "Runtime.evaluate",
-        {"expression": expression, "returnByValue": True, "awaitPromise": True, "userGesture": True},
+        {"expression": expression, "awaitPromise": True, "userGesture": True},
     )
     details = res.get("exceptionDetails")
     if details:
@@ -107,12 +114,40 @@ async def evaluate(tab: "Tab", expression: str) -> Any:
         text = exc.get("description") or details.get("text") or "error"
         raise BadRequest(f"the expression threw: {text.splitlines()[0]}", "evaluate_error")
     result = res.get("result", {})
-    if "value" in result:
-        return result["value"]
-    if result.get("type") == "undefined":
+    object_id = result.get("objectId")
+    try:
+        return await _json_value(tab, result)
+    finally:
+        if object_id:
+            asyncio.ensure_future(_release(tab, object_id))
+
+
+async def _json_value(tab: "Tab", obj: dict[str, Any]) -> Any:
+    if "value" in obj:
+        return obj["value"]
+    if "unserializableValue" in obj:  # NaN, Infinity, -0, 1n
+        return obj["unserializableValue"]
+    if obj.get("type") == "undefined":
         return None
-    # Values JSON cannot carry (functions, symbols, DOM nodes): their description.
-    return result.get("description") or result.get("unserializableValue")
+    object_id = obj.get("objectId")
+    if object_id and obj.get("type") == "object" and obj.get("subtype") not in _DESCRIBED:
+        from pinchtab.cdp import CDPError
+
+        try:
+            res = await tab.send("Runtime.callFunctionOn", {
+                "objectId": object_id, "functionDeclaration": "function () { return this; }", "returnByValue": True,
+            })
+            value = res.get("result", {})
+            if "value" in value:
+                return value["value"]
+        except CDPError:  # "Object reference chain is too long", "couldn't be returned by value"
+            pass
+    return obj.get("description")
+
+
+async def _release(tab: "Tab", object_id: str) -> None:
+    with contextlib.suppress(Exception):
+        await tab.send("Runtime.releaseObject", {"objectId": object_id})
 
 
 async def get_cookies(tab: "Tab", url: str | None) -> list[dict[str, Any]]:
