@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import functools
 import http.server
+import os
 import socket
 import statistics
 import subprocess
@@ -104,6 +105,12 @@ async def run(rounds: int) -> None:
                                 assert not out.is_error, (label, out.content)
                             if i >= 5:
                                 times[label][path].append((time.perf_counter() - t0) * 1000)
+                # The floor: an MCP round trip that makes no HTTP call (stdio + SDK on both sides).
+                floor = []
+                for _ in range(rounds):
+                    t0 = time.perf_counter()
+                    await mcp.call_tool("pinchtab_wait", {"ms": 0})
+                    floor.append((time.perf_counter() - t0) * 1000)
     finally:
         bridge.terminate()
         bridge.wait(timeout=30)
@@ -116,6 +123,8 @@ async def run(rounds: int) -> None:
         added_all.append(m - h)
         print(f"{label:<18} {h:8.2f} {m:8.2f} {m - h:8.2f}")
     print(f"{'median added':<18} {'':>8} {'':>8} {statistics.median(added_all):8.2f}   (target < 3 ms)")
+    print(f"MCP round trip without HTTP (pinchtab_wait ms=0): {statistics.median(floor):.2f} ms; "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 def main() -> None:
