@@ -105,5 +105,9 @@ from pinchtab.mcp.cli import mcp_command  # noqa: E402
 
 main.add_command(mcp_command, "mcp")
 
+from pinchtab.commands import register as register_client_commands  # noqa: E402
+
+register_client_commands(main)
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,82 @@
+"""The CLI commands against a live bridge with real Chromium, checked by their effect on the page."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from pinchtab.cli import main
+from tests.conftest import free_port, js
+
+
+@pytest.fixture()
+def cli(bridge: str):
+    runner = CliRunner()
+
+    def run(*args: str, ok: bool = True) -> str:
+        result = runner.invoke(main, [*args], env={"PINCHTAB_SERVER": bridge}, catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, f"{args}: {result.output}"
+        return result.output
+
+    return run
+
+
+def test_login_flow_through_cli(cli, http: httpx.Client, pages: str) -> None:
+    nav = json.loads(cli("nav", f"{pages}/login.html", "--new-tab", "--json"))
+    tab = nav["tabId"]
+    assert nav["title"] == "Login"
+    snap = cli("snap", "-i", "-c", "--tab", tab)
+    assert 'textbox "Email address"' in snap and 'button "Log in"' in snap
+    found = json.loads(cli("find", "password field", "--tab", tab, "--json"))
+    password = found["best_ref"]
+    email = json.loads(cli("find", "email address input", "--tab", tab, "--json"))["best_ref"]
+    login = json.loads(cli("find", "log in button", "--tab", tab, "--json"))["best_ref"]
+    assert len({password, email, login}) == 3
+    assert "filled" in cli("fill", email, "grace@example.com", "--tab", tab)
+    cli("type", password, "hunter2", "--tab", tab)
+    assert js(http, tab, "document.getElementById('password').value") == "hunter2"
+    assert f"clicked {login}" in cli("click", login, "--tab", tab)
+    assert "Signed in as grace@example.com" in cli("text", "--tab", tab)
+    tabs = cli("tabs")
+    assert tab in tabs and "Dashboard" in tabs
+    cli("close", "--tab", tab)
+    assert tab not in cli("tabs")
+
+
+def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
+    tab = json.loads(cli("nav", f"{pages}/table.html", "--new-tab", "--json"))["tabId"]
+    png, pdf = tmp_path / "p.png", tmp_path / "p.pdf"
+    assert "wrote" in cli("screenshot", "-o", str(png), "--tab", tab)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cli("pdf", "-o", str(pdf), "--landscape", "--tab", tab)
+    assert pdf.read_bytes()[:4] == b"%PDF"
+    found = cli("find", "edit button", "--top-k", "3", "--explain", "--tab", tab)
+    assert found.count('button "Edit"') == 3 and "lexical" in found and "best e" in found
+    assert json.loads(cli("eval", "document.title", "--tab", tab, "--json")) == {"result": "Team table"}
+    assert "status=ok" in cli("health")
+    cli("close", "--tab", tab)
+
+
+def test_errors_exit_non_zero_with_the_servers_message(cli, pages: str) -> None:
+    tab = json.loads(cli("nav", f"{pages}/login.html", "--new-tab", "--json"))["tabId"]
+    out = cli("click", "e999", "--tab", tab, ok=False)
+    assert "ref e999 not found - take a /snapshot first" in out and "404" in out
+    out = cli("nav", "javascript:alert(1)", "--tab", tab, ok=False)
+    assert "not allowed" in out
+    cli("close", "--tab", tab)
+
+
+def test_server_down_is_a_clear_failure() -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "PINCHTAB_SERVER": url}
+    proc = subprocess.run([sys.executable, "-m", "pinchtab", "tabs", "--no-start"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "no pinchtab server answers" in proc.stderr and "pinchtab server" in proc.stderr
