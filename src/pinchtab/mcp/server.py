@@ -34,7 +34,7 @@ pinchtab_snapshot (interactive=true, compact=true uses the fewest tokens) or pin
 element refs such as e5, then act on a ref with pinchtab_click, pinchtab_type, pinchtab_fill,
 pinchtab_select or pinchtab_press. Refs come from the latest snapshot of that tab: take a new
 snapshot after the page changes. pinchtab_get_text reads the page; pinchtab_screenshot shows it.
-"""
+""".replace("\n", " ").strip()
 
 
 def input_schema(tool: ToolDef) -> dict[str, Any]:
