@@ -77,7 +77,8 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, interval: fl
 class ServerProc:
     """``pinchtab server`` (or bare ``pinchtab``) as a subprocess with its own config and state."""
 
-    def __init__(self, tmp: Path, *, args: tuple[str, ...] = ("server",), default_instance: bool = True) -> None:
+    def __init__(self, tmp: Path, *, args: tuple[str, ...] = ("server",), default_instance: bool = True,
+                 token: str | None = None) -> None:
         self.port = free_port()
         self.state = tmp / "state"
         config = {
@@ -85,6 +86,8 @@ class ServerProc:
                        "defaultInstance": default_instance},
             "security": {"allowEvaluate": True, "allowCookies": True},
         }
+        if token:
+            config["server"]["token"] = token
         cfg = tmp / "config.json"
         cfg.write_text(json.dumps(config))
         env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
@@ -95,7 +98,8 @@ class ServerProc:
             env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
         self.url = f"http://127.0.0.1:{self.port}"
-        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False)
+        auth = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False, headers=auth)
         self.log_path = tmp / "server.log"
 
     def wait_ready(self) -> None:
@@ -372,11 +376,23 @@ def test_sigterm_stops_every_bridge_and_chromium(server: ServerProc) -> None:
     assert not leftovers, leftovers
 
 
-def test_sigkill_of_the_server_leaves_no_orphans(tmp_path: Path) -> None:
-    srv = ServerProc(tmp_path, args=())  # bare `pinchtab` runs the server
+def test_token_and_sigkill_of_the_server_leaves_no_orphans(tmp_path: Path, pages: str) -> None:
+    srv = ServerProc(tmp_path, args=(), token="s3cret")  # bare `pinchtab` runs the server
     try:
         srv.wait_ready()
         assert srv.http.get("/health").json()["mode"] == "server"
+        # The token guards the server and, passed on, the bridges; the server sends it along.
+        assert httpx.get(f"{srv.url}/health", trust_env=False).status_code == 200
+        assert httpx.get(f"{srv.url}/instances", trust_env=False).status_code == 401
+        assert httpx.post(f"{srv.url}/navigate", json={"url": f"{pages}/index.html"}, trust_env=False).status_code == 401
+        nav = srv.http.post("/navigate", json={"url": f"{pages}/index.html"})
+        assert nav.status_code == 200, nav.text
+        (inst,) = srv.instances().values()
+        bridge = f"http://127.0.0.1:{inst['port']}"
+        assert httpx.get(f"{bridge}/tabs", trust_env=False).status_code == 401
+        assert httpx.get(f"{bridge}/tabs", headers={"Authorization": "Bearer s3cret"}, trust_env=False).status_code == 200
+        assert not list((srv.state / "run").glob("*.json"))  # the bridge config (with the token) is gone once read
+
         assert srv.http.post("/instances/start", json={}).status_code in (200, 201)
         groups = srv.process_groups()
         assert len(groups) >= 4, groups

@@ -49,6 +49,8 @@ def make_server_command(
             config.server.default_instance = default_instance
         logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
         logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per health check otherwise
+        click.echo(f"pinchtab server on http://{config.server.bind}:{config.server.port} (state in {config.server.state_dir}; "
+                   "Ctrl-C stops it and its browsers)", err=True)
         serve(create_app(config), config, log_level)
 
     return server

@@ -72,6 +72,7 @@ class Instance:
     error: str | None = None
     tabs: int = 0
     restarts: int = 0
+    last_death: str | None = None
     proc: asyncio.subprocess.Process | None = field(default=None, repr=False)
     ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     health_failures: int = 0
@@ -108,6 +109,8 @@ class Instance:
             out["temporary"] = True
         if self.restarts:
             out["browserRestarts"] = self.restarts
+        if self.last_death:
+            out["lastBrowserDeath"] = self.last_death
         if self.error:
             out["error"] = self.error
         return out
@@ -235,6 +238,7 @@ class InstanceManager:
         inst.ready.clear()
         inst.tabs = 0
         inst.restarts = 0
+        inst.last_death = None
         inst.health_failures = 0
         if inst.temporary:
             tmp = self.state_dir / "tmp"
@@ -352,8 +356,8 @@ class InstanceManager:
             if inst._waiter is not None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(asyncio.shield(inst._waiter), 2)
-            tail = self.log_tail(inst)
-            if "address already in use" in tail.lower() or "error while attempting to bind" in tail.lower():
+            tail = self.log_tail(inst, 1)
+            if "error while attempting to bind" in self.log_tail(inst, 20, joiner="\n"):
                 return True
             inst.error = f"the bridge exited with code {proc.returncode} while starting: {tail}".strip()
         inst.status = "error"
@@ -372,7 +376,7 @@ class InstanceManager:
             return  # _await_ready reports it
         inst.status = "error"
         inst.error = f"the bridge process exited with code {code}; restart it with POST /instances/{inst.id}/restart"
-        tail = self.log_tail(inst)
+        tail = self.log_tail(inst, 2)
         if tail:
             inst.error += f" (log: {tail})"
         log.error("instance %s: %s", inst.id, inst.error)
@@ -383,15 +387,18 @@ class InstanceManager:
                 inst.config_path.unlink()
 
     def log_tail(self, inst: Instance, lines: int = 3, joiner: str = " | ") -> str:
-        """The last lines the bridge logged (short, one line, for error messages by default)."""
+        """The last lines the bridge logged; for error messages (the default ``joiner``) only
+        the telling ones, shortened."""
         if inst.log_path is None:
             return ""
         try:
-            text = inst.log_path.read_text(errors="replace").strip().splitlines()
+            text = inst.log_path.read_text(errors="replace").splitlines()
         except OSError:
             return ""
-        tail = joiner.join(t.rstrip() for t in text[-lines:])
-        return tail[-600:] if joiner == " | " else tail
+        if joiner != " | ":
+            return joiner.join(text[-lines:])
+        telling = [t.strip() for t in text if t.strip() and not t.startswith((" ", "Traceback", "ERROR:    Application startup failed"))]
+        return joiner.join(telling[-lines:])[-600:]
 
     async def _terminate(self, inst: Instance) -> None:
         """SIGTERM the bridge (it closes its Chromium), then SIGKILL its group, then any browser
@@ -494,6 +501,7 @@ class InstanceManager:
             return  # stopped or restarted while we asked
         inst.health_failures = 0
         restarts = int(body.get("restarts") or 0)
+        inst.last_death = body.get("lastDeath") or inst.last_death
         if restarts != inst.restarts:
             self.on_tabs_lost(inst.id)  # a new Chromium: the old tabs are gone
             inst.restarts = restarts
