@@ -6,7 +6,8 @@ are ignored, non-string values are stringified, and elements without a ``ref`` a
 ``parent`` may be a free-text name ("Login form") or the ``ref`` of another element of the
 same snapshot ("e20"); refs are resolved, so a button inside a table row knows the row's
 text, a menu item knows its menu, a control in a modal knows it is in a dialog. Cells learn
-the header of their column. ``section`` is inherited from the nearest ancestor that has one.
+the header of their column. ``section`` is inherited from the nearest ancestor that has one; ``heading`` (the nearest
+preceding heading, when the snapshot provides it) is used as context too.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class ElementDescriptor:
     parent: str = ""                     # parent name (resolved when the snapshot gave a ref)
     parent_ref: str = ""                 # parent ref when the snapshot gave one
     section: str = ""
+    heading: str = ""                    # nearest preceding heading, if the snapshot gives it
     ancestors: tuple[str, ...] = ()      # names of further ancestors, nearest first
     ancestor_roles: tuple[str, ...] = () # roles of ancestors (parent first)
     column: str = ""                     # column header, for table cells
@@ -107,6 +109,8 @@ class ElementDescriptor:
             parts.append(f"parent: {self.parent}")
         if self.section and self.section != self.parent:
             parts.append(f"section: {self.section}")
+        if self.heading and self.heading not in (self.parent, self.section):
+            parts.append(f"heading: {self.heading}")
         return " | ".join(parts)
 
     @property
@@ -127,7 +131,7 @@ class ElementDescriptor:
 
     def to_dict(self) -> dict[str, Any]:
         d = {"ref": self.ref, "role": self.role, "name": self.name}
-        for k in ("value", "label", "placeholder", "description", "parent", "section", "column"):
+        for k in ("value", "label", "placeholder", "description", "parent", "section", "heading", "column"):
             v = getattr(self, k)
             if v:
                 d[k] = v
@@ -261,6 +265,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
                 parent=parent,
                 parent_ref=pref,
                 section=section,
+                heading=_s(e.get("heading")),
                 ancestors=further,
                 ancestor_roles=tuple(anc_roles),
                 column=column,

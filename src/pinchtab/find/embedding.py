@@ -9,10 +9,11 @@ dimensions and the vector is L2-normalised:
                      gives typo and sub-word tolerance ("pasword", "config"/"configuration")
 * ``r:<role>``     - the element's role (weakly)
 
-An element's vector mixes its own text (name, aria-label/placeholder/description, value)
-with its context (parent/section/ancestors, in a separate ``x:`` feature namespace); a
-query's vector is built from its terms, words the query puts in context ("in the footer",
-"Emma's") going mostly to the context namespace and the others mostly to the own-text one.
+The matcher keeps two vectors per element, one of its own text (name, aria-label,
+placeholder, description, value, role) and one of its context (parent, section, heading,
+ancestors); a query is split the same way, words it puts in context ("in the footer",
+"Emma's") being compared with element context only. So context the query never mentions
+cannot add noise, and context it does mention cannot be matched by a label.
 Similarity is the (clipped) cosine, computed for all elements at once as one
 matrix-vector product over a prebuilt ``float32`` matrix.
 """

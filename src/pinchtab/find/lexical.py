@@ -42,7 +42,7 @@ REL_QUALITY = 0.72  # ... through a looser "related" group
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DIGIT_SEP = re.compile(r"(?<=\d)[,](?=\d{3}\b)")
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z0-9]+|[#@?$+×]")
+_TOKEN = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*|\d+(?:\.\d+)?|[#@?$+×]")
 _APOS = re.compile(r"(?<=[a-z])['’](?=[a-z])")
 _POSS = re.compile(r"(?<=[a-z])['’]s\b")
 
@@ -125,14 +125,19 @@ def _add_concept(table: dict, key, cid: str, q: float) -> None:
         d[cid] = q
 
 
+_ROLE_TAILS = frozenset(stem(w) for w in vocab.ROLE_WORDS) | frozenset(vocab.ROLE_WORDS)
 for _cid, _tier, _members in vocab.SYNONYMS:
     _q = SYN_QUALITY if _tier == "syn" else REL_QUALITY
     _cid = "c:" + _cid
+    _member_stems = {_phrase_stems(m) for m in _members}
     for _m in _members:
         _st = _phrase_stems(_m)
         if not _st:
             _st = tuple(stem(t) for t in words(_m))
         if not _st:
+            continue
+        if len(_st) > 1 and _st[-1] in _ROLE_TAILS and _st[:-1] in _member_stems:
+            # "search box" = "search" + a role word: let the role word do its job
             continue
         if len(_st) == 1:
             _add_concept(_WORD_CONCEPTS, _st[0], _cid, _q)

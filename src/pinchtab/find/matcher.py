@@ -78,14 +78,16 @@ F_HREF = 0.35
 X_PARENT = 1.0
 X_SECTION = 0.9
 X_ANCESTOR = 0.8
+X_HEADING = 0.75
 X_ANCESTOR_ROLE = 0.8
 # how much a context match counts for an ordinary term / own-text match for a context term
 CONTEXT_FACTOR = 0.55
-# embedding: context weights (element side) and cross-namespace leakage (query side)
+# embedding: context weights (element side; context has its own matrix)
 CTX_EMB_PARENT = 0.6
 CTX_EMB_SECTION = 0.45
 CTX_EMB_ANCESTOR = 0.35
-CROSS_NS = 0.35
+CONTEXT_LEAK = 0.25
+
 CTX_OWN_FACTOR = 0.85
 
 Q_COMPOUND = 0.95
@@ -103,6 +105,9 @@ UNKNOWN_ROLE_PRIOR = 0.95
 VERB_HINT_WEIGHT = 0.15
 ORDINAL_GROUP = 0.95
 MISSING_IDENTIFIER_PENALTY = 0.5
+TIE_EPS = 0.02
+ORDINAL_MARGIN = 0.05
+TIE_POOL = 16
 
 _F32 = np.float32
 _EMPTY_I = np.zeros(0, dtype=np.int32)
@@ -189,7 +194,7 @@ class _TermVec:
 @dataclass(frozen=True, slots=True)
 class _Plan:
     parsed: ParsedQuery
-    qvec: np.ndarray
+    qvec: tuple
     term_vecs: tuple
 
 
@@ -222,6 +227,7 @@ class ElementIndex:
         role_index: dict[str, int] = {"": 0}
         geom = np.full((n, 4), np.nan, dtype=_F32)
         accs: list[dict[int, float]] = []
+        ctx_accs: list[dict[int, float]] = []
         abbrevs: set[str] = set()
         emb = self._emb
 
@@ -252,6 +258,7 @@ class ElementIndex:
                 role_index[role] = len(role_index)
             role_ids[i] = role_index[role]
             acc: dict[int, float] = {}
+            xacc: dict[int, float] = {}
             primary = d.name or d.primary
             own = [
                 (d.name, F_NAME), (d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
@@ -287,20 +294,28 @@ class ElementIndex:
             # context
             if d.parent:
                 post(context, analyze_text(d.parent), i, X_PARENT)
-                emb.add_text(acc, d.parent, CTX_EMB_PARENT, "x:")
+                emb.add_text(xacc, d.parent, CTX_EMB_PARENT)
             if d.section:
                 post(context, analyze_text(d.section), i, X_SECTION)
-                emb.add_text(acc, d.section, CTX_EMB_SECTION, "x:")
+                emb.add_text(xacc, d.section, CTX_EMB_SECTION)
+            if d.heading and d.heading != d.primary:
+                post(context, analyze_text(d.heading), i, X_HEADING)
+                emb.add_text(xacc, d.heading, CTX_EMB_ANCESTOR)
             for a in d.ancestors[:4]:
                 post(context, analyze_text(a), i, X_ANCESTOR)
-                emb.add_text(acc, a, CTX_EMB_ANCESTOR, "x:")
+                emb.add_text(xacc, a, CTX_EMB_ANCESTOR)
             for ar in d.ancestor_roles[:6]:
                 t = vocab.CONTAINER_ROLE_TEXT.get(ar)
                 if t:
                     post(context, analyze_text(t, joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
             if d.in_dialog and "dialog" not in d.ancestor_roles:
                 post(context, analyze_text("dialog modal popup", joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
+            for ar in d.ancestor_roles[:3]:
+                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
+                if t:
+                    emb.add_text(xacc, t, CTX_EMB_ANCESTOR)
             accs.append(acc)
+            ctx_accs.append(xacc)
             # prior for actionable elements
             if role in vocab.INTERACTIVE_ROLES:
                 p = 1.0
@@ -344,6 +359,7 @@ class ElementIndex:
         self._fuzzy = FuzzyIndex(vocab_words)
         self._abbrevs = frozenset(a for a in abbrevs if a in self._vocab)
         self._matrix = emb.matrix(accs) if n else np.zeros((0, emb.dim), dtype=_F32)
+        self._ctx_matrix = emb.matrix(ctx_accs) if n else np.zeros((0, emb.dim), dtype=_F32)
         self._log_n = math.log(1.0 + n)
         # page extents for positional phrases
         if n and self._has_geom.any():
@@ -598,7 +614,7 @@ class ElementIndex:
     def _term_features(self, t: Term) -> np.ndarray:
         """Unweighted embedding contribution of one query term (cached across indexes)."""
         emb = self._emb
-        key = (emb.dim, t.unit, t.role, t.ctx or t.container)
+        key = (emb.dim, t.unit, t.role)
         v = _TERM_FEATURES.get(key)
         if v is not None:
             return v
@@ -613,18 +629,16 @@ class ElementIndex:
                     si.append(i)
                     sv.append(sg * 0.5)
         else:
-            main_ns, other_ns = ("x:", "") if (t.ctx or t.container) else ("", "x:")
             cs = t.unit.concepts
             norm = 1.0 / math.sqrt(len(cs)) if cs else 0.0
-            for ns, f in ((main_ns, 1.0), (other_ns, CROSS_NS)):
-                for st in t.unit.stems:
-                    i, v_ = emb.stem_features(st, ns)
-                    idx.append(i)
-                    val.append(v_ * f)
-                for c, q in cs:
-                    i, sg = emb.concept_slot(c, ns)
-                    si.append(i)
-                    sv.append(sg * f * q * norm)
+            for st in t.unit.stems:
+                i, v_ = emb.stem_features(st)
+                idx.append(i)
+                val.append(v_)
+            for c, q in cs:
+                i, sg = emb.concept_slot(c)
+                si.append(i)
+                sv.append(sg * q * norm)
         if si:
             idx.append(np.array(si, dtype=np.int64))
             val.append(np.array(sv, dtype=_F32))
@@ -637,14 +651,36 @@ class ElementIndex:
         _TERM_FEATURES[key] = v
         return v
 
-    def _query_vector(self, pq: ParsedQuery, tvs: Sequence[_TermVec]) -> np.ndarray:
-        if not pq.terms:
-            return np.zeros(self._emb.dim, dtype=_F32)
-        F = np.stack([self._term_features(t) for t in pq.terms])
-        w = np.array([t.weight * self._idf(tv.df) for t, tv in zip(pq.terms, tvs)], dtype=_F32)
-        v = w @ F
-        nrm = float(np.sqrt(v @ v))
-        return v / nrm if nrm > 0 else v
+    def _query_vector(self, pq: ParsedQuery, tvs: Sequence[_TermVec]) -> tuple[np.ndarray, np.ndarray, float]:
+        """(own-text query vector, context query vector, weight of the own-text similarity).
+
+        Context words of the query are compared with element context; the other words
+        mostly with element text and a little (CONTEXT_LEAK) with element context too.
+        """
+        dim = self._emb.dim
+        own = np.zeros(dim, dtype=_F32)
+        ctx = np.zeros(dim, dtype=_F32)
+        w_own = w_ctx = 0.0
+        for t, tv in zip(pq.terms, tvs):
+            w = t.weight * self._idf(tv.df)
+            f = self._term_features(t)
+            if (t.ctx or t.container) and not t.role:
+                ctx += w * f
+                w_ctx += w
+            else:
+                own += w * f
+                w_own += w
+                if tv.x_rows.size and not t.role:
+                    # this word does occur in some element's context on this page
+                    ctx += CONTEXT_LEAK * w * f
+                    w_ctx += CONTEXT_LEAK * w
+        for v in (own, ctx):
+            nrm = float(np.sqrt(v @ v))
+            if nrm > 0:
+                v /= nrm
+        total = w_own + w_ctx
+        a = w_own / total if total > 0 else 1.0
+        return own, ctx, a
 
     def _plan(self, query: str) -> _Plan:
         plan = self._plans.get(query)
@@ -840,7 +876,10 @@ class ElementIndex:
         plan = self._plan(query.strip())
         pq = plan.parsed
         lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints)
-        emb = self._matrix @ plan.qvec
+        q_own, q_ctx, a = plan.qvec
+        emb = self._matrix @ q_own
+        if a < 1.0:
+            emb = a * emb + (1.0 - a) * (self._ctx_matrix @ q_ctx)
         np.clip(emb, 0.0, 1.0, out=emb)
         composite = wl * lex + we * emb
         internal = max(0.05, 0.5 * threshold)
@@ -874,22 +913,26 @@ class ElementIndex:
         if pq.ordinal is not None:
             live = np.flatnonzero(score > 0)
             if live.size:
-                lp = lex[live] * prior[live]
-                lead = int(live[np.lexsort((-score[live], -lp))[0]])
+                lp = lex[live] * prior[live] + score[live]
+                lead = int(live[np.argmax(lp)])
                 group = live[(lex[live] >= ORDINAL_GROUP * lex[lead]) & (self._role_ids[live] == self._role_ids[lead])]
                 k = pq.ordinal
                 if group.size >= abs(k):
                     top = float(score.max())
                     pick = int(group[k - 1] if k > 0 else group[k])
-                    np.minimum(score, 0.97 * top, out=score)
+                    # the pick becomes the best match; everything else stays clearly below it
+                    np.minimum(score, max(0.0, top - ORDINAL_MARGIN), out=score)
                     score[pick] = top
         np.clip(score, 0.0, 1.0, out=score)
 
         above = np.flatnonzero(score >= threshold) if threshold > 0 else np.flatnonzero(score > 0)
-        if above.size > top_k:
-            part = np.argpartition(-score[above], top_k - 1)[:top_k]
+        pool = top_k + TIE_POOL
+        if above.size > pool:
+            part = np.argpartition(-score[above], pool - 1)[:pool]
             above = above[part]
-        order = sorted(above.tolist(), key=lambda i: (-float(score[i]), i))[:top_k]
+        cands = above.tolist()
+        self._settle_ties(cands, score, lex)
+        order = sorted(cands, key=lambda i: (-float(score[i]), i))[:top_k]
         matches = []
         for i in order:
             d = self._desc[i]
@@ -900,6 +943,22 @@ class ElementIndex:
                 m["composite"] = round(float(composite[i]), 4)
             matches.append(m)
         return self._result(matches, threshold, t0, n, explain)
+
+    @staticmethod
+    def _settle_ties(cands: list[int], score: np.ndarray, lex: np.ndarray) -> None:
+        """Equivalent matches (same lexical score, final scores within TIE_EPS, i.e. apart only
+        by hashing noise) get the same score, so document order decides between them."""
+        groups: dict[float, list[int]] = {}
+        for i in cands:
+            groups.setdefault(round(float(lex[i]), 4), []).append(i)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda i: -float(score[i]))
+            lead = float(score[members[0]])
+            for i in members[1:]:
+                if lead - float(score[i]) <= TIE_EPS:
+                    score[i] = lead
 
     @staticmethod
     def _result(matches: list[dict], threshold: float, t0: float, n: int, explain: bool) -> dict[str, Any]:

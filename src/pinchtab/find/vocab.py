@@ -206,6 +206,18 @@ CONTAINER_ROLE_TEXT: dict[str, str] = {
     "tooltip": "tooltip", "group": "group",
 }
 
+# Verbs that act on something: the target is usually a button (or menu item).
+ACTION_VERBS: frozenset[str] = frozenset(
+    """
+    add remove delete edit save submit send share copy cut paste download upload archive print export import
+    refresh reload retry reply close cancel dismiss confirm approve accept decline reject invite create
+    follow unfollow like star favorite bookmark play pause stop mute unmute sort apply clear reset undo redo
+    pin unpin move rename duplicate mark buy purchase checkout subscribe unsubscribe attach compose post
+    publish fork clone watch report block hide expand collapse react zoom rotate crop install update
+    """.split()
+)
+_ACTION_HINT = {"button": 1.0, "menuitem": 0.8, "switch": 0.5}
+
 # Verb -> role family hint (weak preference).
 VERB_ROLE_HINTS: dict[str, dict[str, float]] = {
     "type": _TEXT_INPUT, "enter": _TEXT_INPUT, "fill": _TEXT_INPUT, "write": _TEXT_INPUT, "input": _TEXT_INPUT,
@@ -220,6 +232,8 @@ VERB_ROLE_HINTS: dict[str, dict[str, float]] = {
     "open": {"link": 0.7, "button": 0.7, "tab": 0.7}, "view": {"link": 0.7, "tab": 0.7, "button": 0.5},
     "read": {"link": 0.8, "tab": 0.8},
 }
+for _v in ACTION_VERBS:
+    VERB_ROLE_HINTS.setdefault(_v, _ACTION_HINT)
 
 # ---------------------------------------------------------------------------------------
 # Synonym groups. Each group is one concept. "syn" members are interchangeable on a web
@@ -260,7 +274,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("skip", "syn", ["skip to content", "skip to main content", "jump to content", "skip navigation", "skip nav",
                      "skip to main", "jump to main content", "skip links"]),
     ("skip-rel", "rel", ["skip", "jump", "bypass"]),
-    ("toc", "syn", ["table of contents", "contents", "toc", "on this page", "in this article", "jump to section"]),
+    ("toc", "syn", ["table of contents", "toc", "on this page", "in this article", "jump to section"]),
     ("breadcrumb", "rel", ["breadcrumb", "breadcrumbs", "path", "trail"]),
     ("page", "rel", ["page", "screen", "view"]),
     ("tab", "rel", ["tab", "section", "panel"]),
