@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 
 from pinchtab.config import ENV_VARS, Config
-from pinchtab.errors import BadRequest, Conflict, NotFound, NotReady
+from pinchtab.errors import BadRequest, Conflict, NotFound, NotReady, PinchtabError
 from pinchtab.server import procs
 from pinchtab.server.ports import PortAllocator
 from pinchtab.server.profiles import ProfileStore, iso_now, new_id
@@ -77,6 +77,7 @@ class Instance:
     ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     health_failures: int = 0
     log_path: Path | None = None
+    log_offset: int = 0  # where this run of the bridge starts in its log
     config_path: Path | None = None
     _waiter: asyncio.Task[None] | None = field(default=None, repr=False)
     _expected_exit: bool = False
@@ -216,7 +217,13 @@ class InstanceManager:
             inst = Instance(id=self._new_id(), profile_id=None, profile_name=None, profile_dir="",
                             temporary=True, mode=mode, default=default)
         self.instances[inst.id] = inst
-        await self._launch(inst, wait=wait)
+        try:
+            await self._launch(inst, wait=wait)
+        except PinchtabError:  # nothing was spawned (no free port, no executable): forget it
+            self.instances.pop(inst.id, None)
+            if inst.temporary and inst.profile_dir:
+                shutil.rmtree(inst.profile_dir, ignore_errors=True)
+            raise
         return inst
 
     async def start_default(self) -> Instance:
@@ -256,29 +263,37 @@ class InstanceManager:
         if wait:
             await task
 
+    def _fail(self, inst: Instance, error: str) -> None:
+        inst.status = "error"
+        inst.error = error
+        inst.ready.set()
+
     async def _spawn_on_free_port(self, inst: Instance, tried: list[int]) -> None:
-        inst.port = self.ports.allocate(skip=tried)
+        try:
+            inst.port = self.ports.allocate(skip=tried)
+        except PinchtabError as exc:
+            self._fail(inst, exc.message)
+            raise
         tried.append(inst.port)
         try:
             await self._spawn(inst)
         except OSError as exc:
             self.ports.release(inst.port)
-            inst.status = "error"
-            inst.error = f"could not start the bridge: {exc}"
-            inst.ready.set()
-            raise NotReady(inst.error, "instance_start_failed") from exc
+            self._fail(inst, f"could not start the bridge: {exc}")
+            raise NotReady(f"could not start the bridge: {exc}", "instance_start_failed") from exc
 
     async def _settle(self, inst: Instance, tried: list[int]) -> None:
         """Wait for the bridge to come up; another port when it lost a race for its port."""
         while await self._await_ready(inst):
             self.ports.release(inst.port)
             if len(tried) >= PORT_RETRIES:
-                inst.status = "error"
-                inst.error = f"the bridge could not bind a port (tried {tried})"
-                inst.ready.set()
+                self._fail(inst, f"the bridge could not bind a port (tried {tried})")
                 return
             log.warning("instance %s: port %s was taken; trying another", inst.id, inst.port)
-            await self._spawn_on_free_port(inst, tried)
+            try:
+                await self._spawn_on_free_port(inst, tried)
+            except PinchtabError:
+                return  # _fail said why
 
     async def _spawn(self, inst: Instance) -> None:
         logs = self.state_dir / "logs"
@@ -304,6 +319,7 @@ class InstanceManager:
         env = {k: v for k, v in os.environ.items() if k not in ENV_VARS and k != "PINCHTAB_CONFIG"}
         env["PYTHONUNBUFFERED"] = "1"
         with open(inst.log_path, "ab") as logf:
+            inst.log_offset = logf.tell()
             inst.proc = await asyncio.create_subprocess_exec(
                 *cmd, stdin=asyncio.subprocess.DEVNULL, stdout=logf, stderr=logf, env=env,
                 start_new_session=True, close_fds=True,
@@ -392,7 +408,9 @@ class InstanceManager:
         if inst.log_path is None:
             return ""
         try:
-            text = inst.log_path.read_text(errors="replace").splitlines()
+            with open(inst.log_path, "rb") as f:
+                f.seek(inst.log_offset)
+                text = f.read().decode(errors="replace").splitlines()
         except OSError:
             return ""
         if joiner != " | ":
