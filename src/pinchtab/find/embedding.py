@@ -52,7 +52,7 @@ class HashingEmbedder:
     """Feature-hashing text embedder (no model, no downloads, deterministic across runs)."""
 
     def __init__(self, dim: int = DEFAULT_DIM, *, word_weight: float = 1.0, concept_weight: float = 0.7,
-                 trigram_weight: float = 0.6) -> None:
+                 trigram_weight: float = 1.0) -> None:
         if dim < 16:
             raise ValueError("dim must be >= 16")
         self.dim = dim

@@ -178,7 +178,8 @@ def rematch(
     total, q, dsim, nsim, evidence, d = scored[0]
     if total < min_score or not evidence:
         return None
-    if len(scored) > 1 and total - scored[1][0] < margin and nsim < 1.0:
+    if len(scored) > 1 and total - scored[1][0] < margin and not nsim > scored[1][3]:
+        # two candidates about as good, and the name does not tell them apart: ambiguous
         return None
     return RecoveryMatch(
         ref=d.ref, score=round(total, 4), query_score=round(q, 4), descriptor_score=round(dsim, 4),
