@@ -76,10 +76,11 @@ class Browser:
         self.root = Session(conn)
         try:
             version = await self.root.send("Browser.getVersion", timeout=15)
-        except (BrowserError, Exception) as exc:
+        except Exception as exc:
             detail = self.process.stderr_tail() if self.process else ""
+            reason = "it exited during start-up" if isinstance(exc, BrowserGone) else str(exc)
             await self._teardown()
-            raise BrowserError(f"Chromium did not start: {exc} {detail}".strip(), "chrome_start_failed") from exc
+            raise BrowserError(f"Chromium did not start: {reason} {detail}".strip(), "chrome_start_failed") from exc
         self.version = version.get("product", "")
         self.targets.clear()
         self.tabs.clear()
@@ -157,16 +158,19 @@ class Browser:
         except Exception as exc:  # reported through ensure_running
             log.error("automatic browser restart failed: %s", exc)
 
+    def _gone(self, reason: str) -> NotReady:
+        follow = (
+            "a new browser is starting, so retry; earlier tabs are gone"
+            if self.config.browser.auto_restart
+            else "start a new one with POST /browser/restart"
+        )
+        return NotReady(f"{reason}; {follow}", "browser_gone")
+
     async def ensure_running(self) -> None:
         """Raise if there is no usable browser; tell the first caller after a crash about it."""
         if self._unreported_death:
             reason, self._unreported_death = self._unreported_death, None
-            follow = (
-                "a new browser is starting, so retry; earlier tabs are gone"
-                if self.config.browser.auto_restart
-                else "start a new one with POST /browser/restart"
-            )
-            raise NotReady(f"{reason}; {follow}", "browser_gone")
+            raise self._gone(reason)
         if self.alive:
             return
         if self._restart_task and not self._restart_task.done():
@@ -311,7 +315,20 @@ class Browser:
         tab = await self.tab(tab_id)
         async with tab.lock:
             tab.check_usable()
-            yield tab
+            try:
+                yield tab
+            except BrowserGone as exc:
+                # Chromium died mid-request: this caller is the one told, with what to do next.
+                reason, self._unreported_death = self._unreported_death or self.last_death or exc.message, None
+                raise self._gone(reason) from exc
+            except CDPError as exc:
+                # The tab went away under the request: say so, not "Session with given id not found".
+                if tab.closed and tab.id not in self.targets:
+                    raise NotFound(f"tab {tab.id} was closed during this request; GET /tabs lists the open tabs",
+                                   "tab_closed") from exc
+                if tab.crashed:
+                    tab.check_usable()
+                raise
 
 
 async def _browser_ws_url(cdp_url: str) -> str:
