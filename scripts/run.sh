@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fresh machine to running server: installs Chromium (if missing), .venv and pinchtab, then starts the
-# pinchtab on 127.0.0.1:9867. Extra arguments go to the pinchtab command.
+# Fresh machine to running server: installs Chromium (if missing), .venv and pinchtab, then starts
+# `pinchtab server` on 127.0.0.1:9867 with its default browser instance. Extra arguments go to it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh
