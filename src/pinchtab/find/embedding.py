@@ -32,6 +32,7 @@ from .lexical import analyze_text
 __all__ = ["HashingEmbedder", "DEFAULT_DIM"]
 
 DEFAULT_DIM = 256
+NUMBER_WEIGHT = 0.3
 
 
 @lru_cache(maxsize=200_000)
@@ -87,7 +88,8 @@ class HashingEmbedder:
             return
         keys = analyze_text(text)
         for st in keys.stems:
-            self.add_stem(acc, st, weight, ns)
+            # counts and badges ("Reviews (42)") say little about what an element is
+            self.add_stem(acc, st, weight * NUMBER_WEIGHT if st[0].isdigit() else weight, ns)
         if keys.concepts:
             norm = 1.0 / math.sqrt(len(keys.concepts))
             for c, q in keys.concepts.items():

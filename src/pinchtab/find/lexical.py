@@ -443,3 +443,26 @@ class FuzzyIndex:
 
 
 GLOBAL_FUZZY = FuzzyIndex(w for w in KNOWN_STEMS if len(w) >= 4)
+
+
+def _side_keys(text: str) -> frozenset[str]:
+    """Keys that identify one side of an antonym pair: its stem(s)/joined form and syn concepts."""
+    st = _phrase_stems(text) or tuple(stem(t) for t in words(text))
+    keys = {"".join(st)}
+    if len(st) == 1:
+        keys |= {c for c, q in _WORD_CONCEPTS.get(st[0], {}).items() if q >= SYN_QUALITY}
+    else:
+        keys |= {c for c, q in _PHRASES.get(st, {}).items() if q >= SYN_QUALITY}
+    return frozenset(keys)
+
+
+# key -> keys of its opposites
+OPPOSITES: dict[str, frozenset[str]] = {}
+for _a, _b in vocab.ANTONYMS:
+    _ka, _kb = _side_keys(_a), _side_keys(_b)
+    _shared = _ka & _kb
+    _ka, _kb = _ka - _shared, _kb - _shared
+    for _k in _ka:
+        OPPOSITES[_k] = OPPOSITES.get(_k, frozenset()) | _kb
+    for _k in _kb:
+        OPPOSITES[_k] = OPPOSITES.get(_k, frozenset()) | _ka

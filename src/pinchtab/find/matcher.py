@@ -98,6 +98,7 @@ Q_ABBREV = 0.7
 Q_PHRASE_PART = 0.45
 
 IDF_ALPHA = 0.25
+COVERAGE_POWER = 2.0
 NON_INTERACTIVE_PRIOR = 0.85
 CONTAINER_PRIOR = 0.75
 DISABLED_PRIOR = 0.92
@@ -105,6 +106,7 @@ UNKNOWN_ROLE_PRIOR = 0.95
 VERB_HINT_WEIGHT = 0.15
 ORDINAL_GROUP = 0.95
 MISSING_IDENTIFIER_PENALTY = 0.5
+ANTONYM_PENALTY = 0.7
 TIE_EPS = 0.02
 ORDINAL_MARGIN = 0.05
 TIE_POOL = 16
@@ -189,6 +191,7 @@ class _TermVec:
     x_rows: np.ndarray   # rows matched in context
     x_vals: np.ndarray
     df: int
+    anti: np.ndarray     # rows whose own text says the opposite (and not the term itself)
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,9 +586,29 @@ class ElementIndex:
         c_rows, c_vals = self._sparse(c)
         x_rows, x_vals = self._sparse(x)
         n_rows, n_vals = self._sparse(h)
-        tv = _TermVec(c_rows, c_vals, n_rows, n_vals, x_rows, x_vals, int(c_rows.size))
+        tv = _TermVec(c_rows, c_vals, n_rows, n_vals, x_rows, x_vals, int(c_rows.size), self._opposed(u, c_rows))
         self._terms.put(key, tv)
         return tv
+
+    def _opposed(self, u, matched: np.ndarray) -> np.ndarray:
+        """Rows whose own text carries an antonym of the unit and do not match the unit itself."""
+        keys = {u.joined, *u.stems, *(c for c, q in u.concepts if q >= lexical.SYN_QUALITY)}
+        opp: set[str] = set()
+        for k in keys:
+            o = lexical.OPPOSITES.get(k)
+            if o:
+                opp |= o
+        if not opp:
+            return _EMPTY_I
+        rows: set[int] = set()
+        for k in opp:
+            p = self._content_d.get(k)
+            if p:
+                rows.update(p)
+        if not rows:
+            return _EMPTY_I
+        rows.difference_update(matched.tolist())
+        return np.fromiter(rows, dtype=np.int32, count=len(rows))
 
     def _role_vec(self, role_word: str) -> np.ndarray:
         v = self._roles_cache.get(role_word)
@@ -890,6 +913,9 @@ class ElementIndex:
         for t, tv in zip(pq.terms, plan.term_vecs):
             if t.digits and tv.c_rows.size == 0 and tv.x_rows.size == 0:
                 score *= MISSING_IDENTIFIER_PENALTY
+            # the element says the opposite ("Write a review" for "read reviews")
+            if tv.anti.size:
+                score[tv.anti] *= ANTONYM_PENALTY
         # exclusions ("not in header", "except footer", "button not cancel")
         for group in pq.exclude:
             m = self._match_strength(group)

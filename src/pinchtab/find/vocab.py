@@ -507,7 +507,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("attach", "syn", ["attach", "attachment", "attachments", "attach file", "attach files", "add file", "paperclip",
                        "upload file", "upload"]),
     ("unread", "rel", ["unread", "new", "unseen"]),
-    ("read", "rel", ["read", "seen", "opened", "mark as read"]),
+    ("read", "rel", ["read", "seen", "mark as read"]),
     ("snooze", "syn", ["snooze", "snoozed", "remind me later", "later"]),
     ("star", "syn", ["star", "starred", "star outline", "star icon", "mark important"]),
     ("label", "rel", ["label", "labels", "tag", "tags", "category", "categories"]),
@@ -516,8 +516,22 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("optional", "rel", ["optional", "apartment", "suite", "unit", "apt"]),
     ("company", "rel", ["company", "organization", "organisation", "org", "business", "employer"]),
     ("website", "rel", ["website", "site", "url", "homepage", "web address", "link"]),
-    ("job", "rel", ["job", "jobs", "careers", "career", "work here", "hiring", "positions", "openings"]),
+    ("job", "rel", ["job", "jobs", "careers", "career", "work here", "hiring", "positions"]),
     ("price-sort", "rel", ["cheapest", "lowest price", "price low to high"]),
+]
+
+# Opposite actions/states. An element that says the opposite of a query word (and not the
+# word itself) is penalised: "read reviews" is not "Write a review", "log in" is not "Log out".
+ANTONYMS: list[tuple[str, str]] = [
+    ("read", "write"), ("show", "hide"), ("enable", "disable"), ("open", "close"), ("next", "previous"),
+    ("upload", "download"), ("import", "export"), ("log in", "log out"), ("log in", "sign up"),
+    ("subscribe", "unsubscribe"), ("pin", "unpin"), ("like", "dislike"), ("follow", "unfollow"),
+    ("expand", "collapse"), ("zoom in", "zoom out"), ("lock", "unlock"), ("undo", "redo"),
+    ("accept", "decline"), ("approve", "reject"), ("start", "stop"), ("play", "pause"),
+    ("maximize", "minimize"), ("upvote", "downvote"), ("increase", "decrease"), ("public", "private"),
+    ("yes", "no"), ("add", "remove"), ("mute", "unmute"), ("archive", "unarchive"), ("star", "unstar"),
+    ("save", "discard"), ("submit", "cancel"), ("check", "uncheck"), ("select", "deselect"),
+    ("first", "last"), ("older", "newer"), ("more", "less"),
 ]
 
 # Stems that must not lose a trailing "s"/"ing" (the stemmer consults this).
