@@ -432,9 +432,10 @@ class ElementIndex:
         for v in self._fuzzy.prefixes_of(st):
             if v in self._abbrevs and len(v) / len(st) >= 0.4:
                 put(v, Q_ABBREV)
-        if st in self._vocab or not fuzzy or len(st) < 4:
+        if st in self._vocab or not fuzzy or len(st) < 4 or st in lexical.KNOWN_STEMS or raw in lexical.KNOWN_STEMS:
+            # on the page, or a known word spelled right (its synonyms were added above): no fuzzing
             return alts
-        # unknown on this page: typos, prefixes, abbreviations
+        # unknown word, not on this page: typos, prefixes, abbreviations
         for cand in {st, raw}:
             for v, dist in self._fuzzy.typos(cand):
                 put(v, Q_TYPO1 if dist == 1 else Q_TYPO2)
@@ -444,10 +445,9 @@ class ElementIndex:
         for v in self._fuzzy.prefixes_of(st):
             if len(v) / len(st) >= 0.5:
                 put(v, Q_ABBREV)
-        if st not in lexical.KNOWN_STEMS:
-            for v, dist in lexical.GLOBAL_FUZZY.typos(st):
-                for c, q in lexical.concepts_of_word(v).items():
-                    put(c, q * (Q_TYPO1 if dist == 1 else Q_TYPO2))
+        for v, dist in lexical.GLOBAL_FUZZY.typos(st):
+            for c, q in lexical.concepts_of_word(v).items():
+                put(c, q * (Q_TYPO1 if dist == 1 else Q_TYPO2))
         return alts
 
     def _accumulate(self, alts: dict[str, float], n: int, hit_weight: float = 1.0):
@@ -920,7 +920,7 @@ class ElementIndex:
         for group in pq.exclude:
             m = self._match_strength(group)
             score[m >= 0.5] = 0.0
-        cand = np.flatnonzero(score > 0)
+        cand = np.flatnonzero(score > 0) if (pq.relation is not None or pq.directions) else None
         # relation to an anchor ("below password")
         if pq.relation is not None and cand.size:
             rel, aterms = pq.relation
