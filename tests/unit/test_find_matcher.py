@@ -391,3 +391,64 @@ def test_non_actionable_container_loses_to_control_with_same_words():
 def test_unrelated_query_scores_low():
     res = find("weather forecast", LOGIN, threshold=0.0)
     assert res["score"] < 0.3
+
+
+# ----------------------------------------------------------------------------- opposites, snapshot fields
+@pytest.mark.parametrize("query,ref", [
+    ("read reviews", "r"), ("write a review", "w"), ("log in", "i"), ("log out", "o"),
+    ("show details", "s"), ("hide details", "h"),
+])
+def test_opposite_actions_are_not_confused(query, ref):
+    page = [
+        {"ref": "w", "role": "link", "name": "Write a review", "section": "Reviews"},
+        {"ref": "r", "role": "tab", "name": "Reviews (12)"},
+        {"ref": "o", "role": "button", "name": "Log out"},
+        {"ref": "i", "role": "button", "name": "Log in"},
+        {"ref": "h", "role": "button", "name": "Hide details"},
+        {"ref": "s", "role": "button", "name": "Show details"},
+    ]
+    assert best(query, page) == ref
+
+
+def test_heading_field_is_context():
+    page = [
+        {"ref": "a", "role": "button", "name": "Edit", "heading": "Shipping address"},
+        {"ref": "b", "role": "button", "name": "Edit", "heading": "Payment method"},
+    ]
+    assert best("edit payment method", page) == "b"
+    assert best("edit shipping address", page) == "a"
+
+
+def test_positions_without_geometry_use_sections_and_order():
+    page = [
+        {"ref": "h", "role": "link", "name": "Home", "section": "Header"},
+        {"ref": "m", "role": "link", "name": "Home", "section": "Main"},
+        {"ref": "f", "role": "link", "name": "Home", "section": "Footer"},
+    ]
+    assert best("home link at the bottom", page) == "f"
+    assert best("home link at the top", page) == "h"
+    assert best("home link in the footer", page) == "f"
+
+
+def test_relation_without_geometry_uses_document_order():
+    page = [
+        {"ref": "u", "role": "textbox", "name": "Username"},
+        {"ref": "p", "role": "textbox", "name": "Password"},
+        {"ref": "c", "role": "textbox", "name": "Captcha"},
+    ]
+    assert best("field below username", page) == "p"
+    assert best("field above captcha", page) == "p"
+
+
+def test_repeated_rows_with_row_context():
+    rows = []
+    for i, who in enumerate(["Alice Johnson", "Bob Smith", "Carol White"]):
+        rows += [
+            {"ref": f"r{i}", "role": "row", "name": f"{who} active"},
+            {"ref": f"e{i}", "role": "button", "name": "Edit", "parent": f"r{i}"},
+            {"ref": f"d{i}", "role": "button", "name": "Delete", "parent": f"r{i}"},
+        ]
+    assert best("edit Bob", rows) == "e1"
+    assert best("delete Carol's row", rows) == "d2"
+    assert best("second delete button", rows) == "d1"
+    assert best("last edit button", rows) == "e2"
