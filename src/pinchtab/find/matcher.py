@@ -623,6 +623,7 @@ class ElementIndex:
         return v
 
     def _hint_vec(self, hints: dict[str, float]) -> np.ndarray:
+        """Per element, how well its role fits the query's verb."""
         table = np.zeros(len(self._role_index), dtype=_F32)
         for r, s in hints.items():
             j = self._role_index.get(r)

@@ -90,7 +90,7 @@ def _is_word(u: Unit, *ws: str) -> bool:
 
 def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
     """Units of one segment -> terms (stop words dropped, compounds attached)."""
-    content = [u for u in units if not u.stop]
+    content = [u for u in units if not u.stop] or [u for u in units if u.words[0] not in _PREP_CTX]
     only_generic = all(u.generic for u in content)
     terms: list[Term] = []
     for k, u in enumerate(content):

@@ -19,12 +19,12 @@ STOP_WORDS: frozenset[str] = frozenset(
     """
     a an the this that these those there here it its it's i me my mine we us our ours
     you your yours he she they them their his her
-    to of for in on at by with from into onto within inside about as
+    to of for in on at by with from into onto within inside as
     and or but nor so then than also just only very really
-    is are was were be been being am do does did done has have had having
+    is are was were be been being am does did has have had having
     can could would should will shall may might must
     please kindly some any each every which what where who whom whose how why when
-    up down out off over under again
+    up down out off under
     """.split()
 )
 
@@ -35,7 +35,7 @@ GENERIC_WORDS: frozenset[str] = frozenset(
     click clicking press tap hit push go goto navigate open view see show display look
     check use using choose pick select want need let get make find enter type fill put
     input write read visit access hover focus scroll locate element thing one item icon
-    area part want like would now just enable disable turn
+    area part want would now just enable disable turn
     """.split()
 )
 # Modifiers that narrow little: matched normally but weigh less than content words.
