@@ -319,7 +319,7 @@ class Browser:
                 yield tab
             except BrowserGone as exc:
                 # Chromium died mid-request: this caller is the one told, with what to do next.
-                reason, self._unreported_death = self._unreported_death or self.last_death or exc.message, None
+                reason, self._unreported_death = self._unreported_death or exc.message, None
                 raise self._gone(reason) from exc
             except CDPError as exc:
                 # The tab went away under the request: say so, not "Session with given id not found".

@@ -210,7 +210,13 @@ class Connection:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = (future, method)
         try:
-            self.transport.send(json.dumps(message, separators=(",", ":")).encode())
+            try:
+                self.transport.send(json.dumps(message, separators=(",", ":")).encode())
+            except BrowserGone as exc:
+                # The write side can notice a dead Chromium before the reader does; close now so
+                # that on_close listeners (which record the death) run before anyone hears of it.
+                self._mark_closed(exc.message)
+                raise
             limit = self.default_timeout if timeout is None else timeout
             try:
                 return await asyncio.wait_for(future, limit)

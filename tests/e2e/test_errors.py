@@ -1,0 +1,491 @@
+"""Bad input, auth, concurrency, dialogs and a dying Chromium: the bridge answers and recovers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import ServerThread, free_port, js, open_page, ref_of, snap
+
+
+def new_tab(client: httpx.Client, url: str | None = None) -> str:
+    res = client.post("/tab", json={"action": "new", **({"url": url} if url else {})})
+    assert res.status_code == 200, res.text
+    return res.json()["tabId"]
+
+
+def start_app(*, token: str | None = None, **browser: Any) -> ServerThread:
+    """A bridge of its own, served in this process (so the test can reach its Chromium)."""
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    overrides: dict[str, Any] = {"security": {"allowEvaluate": True}, "browser": browser}
+    if token:
+        overrides["server"] = {"token": token}
+    return ServerThread(create_app(load_config(overrides, environ={})), free_port())
+
+
+def assert_error(res: httpx.Response, status: int, code: str | None = None) -> dict[str, Any]:
+    assert res.status_code == status, res.text
+    assert res.headers["content-type"].startswith("application/json"), res.headers
+    body = res.json()
+    assert set(body) >= {"error", "code"} and body["error"], body
+    if code:
+        assert body["code"] == code, body
+    assert "Traceback" not in res.text and "<html" not in res.text.lower()
+    return body
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+POST_ROUTES = ["navigate", "action", "actions", "evaluate", "wait", "cookies", "pdf"]
+
+
+@pytest.mark.parametrize("route", POST_ROUTES)
+def test_invalid_json(http: httpx.Client, tab: str, route: str) -> None:
+    for path in (f"/{route}", f"/tabs/{tab}/{route}"):
+        res = http.post(path, content=b'{"url": "x",', headers={"content-type": "application/json"})
+        assert_error(res, 400, "invalid_json")
+    res = http.post("/tab", content=b"{nope")
+    assert_error(res, 400, "invalid_json")
+
+
+@pytest.mark.parametrize("body", [b"[]", b"[1, 2]", b'"a string"', b"12", b"true", b"null"])
+def test_non_object_bodies(http: httpx.Client, tab: str, body: bytes) -> None:
+    for route in ("navigate", "action", "evaluate", "wait", "tab"):
+        path = "/tab" if route == "tab" else f"/tabs/{tab}/{route}"
+        assert_error(http.post(path, content=body), 400, "invalid_body")
+
+
+def test_missing_fields(http: httpx.Client, tab: str) -> None:
+    assert_error(http.post(f"/tabs/{tab}/navigate", json={}), 400, "missing_url")
+    assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_body")
+    assert_error(http.post(f"/tabs/{tab}/action", json={"ref": "e1"}), 400, "missing_kind")
+    assert_error(http.post(f"/tabs/{tab}/actions", json={}), 400, "missing_actions")
+    assert_error(http.post(f"/tabs/{tab}/evaluate", json={}), 400, "missing_expression")
+    assert_error(http.post(f"/tabs/{tab}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
+    assert_error(http.post("/tab", json={}), 400, "missing_action")
+    assert_error(http.post("/tab", json={"action": "focus"}), 400, "missing_tab_id")
+    assert_error(http.post("/tab", json={"action": "close"}), 400, "missing_tab_id")
+    assert_error(http.post(f"/tabs/{tab}/wait", json={}), 400, "missing_condition")
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("navigate", {"url": 42}),
+    ("navigate", {"url": "about:blank", "timeout": "soon"}),
+    ("navigate", {"url": "about:blank", "timeout": -5}),
+    ("navigate", {"url": "about:blank", "waitFor": "sunrise"}),
+    ("navigate", {"url": "about:blank", "newTab": "maybe"}),
+    ("navigate", {"url": "about:blank", "tabId": ["a"]}),
+    ("action", {"kind": 7}),
+    ("action", {"kind": "click", "x": "left", "y": 3}),
+    ("action", {"kind": "scroll", "pixels": "lots"}),
+    ("action", {"kind": "scroll", "direction": "sideways"}),
+    ("actions", {"actions": "click"}),
+    ("actions", {"actions": [{"kind": "click", "ref": 5}]}),
+    ("evaluate", {"expression": ["1"]}),
+    ("wait", {"selector": "#x", "timeout": "long"}),
+    ("cookies", {"cookies": {"name": "a"}}),
+])
+def test_wrong_types(http: httpx.Client, tab: str, path: str, body: dict[str, Any]) -> None:
+    assert_error(http.post(f"/tabs/{tab}/{path}", json=body), 400)
+
+
+@pytest.mark.parametrize("params", [{"depth": "x"}, {"format": "html"}, {"filter": "some"}, {"maxTokens": 0},
+                                    {"interactive": "perhaps"}])
+def test_wrong_query_values(http: httpx.Client, tab: str, params: dict[str, Any]) -> None:
+    assert_error(http.get(f"/tabs/{tab}/snapshot", params=params), 400, "invalid_field")
+
+
+def test_unknown_kind(http: httpx.Client, tab: str) -> None:
+    body = assert_error(http.post(f"/tabs/{tab}/action", json={"kind": "juggle"}), 400, "unknown_kind")
+    assert "juggle" in body["error"]
+
+
+def test_bad_urls(http: httpx.Client, tab: str) -> None:
+    for url in ("", "   ", "not a url", "http://", "javascript:alert(1)", "file:///etc/passwd"):
+        assert_error(http.post(f"/tabs/{tab}/navigate", json={"url": url}), 400)
+    assert_error(http.post("/tab", json={"action": "new", "url": "chrome://settings"}), 400, "scheme_not_allowed")
+
+
+@pytest.mark.parametrize(("method", "route"), [
+    ("GET", "snapshot"), ("GET", "text"), ("GET", "screenshot"), ("GET", "pdf"), ("POST", "pdf"),
+    ("POST", "navigate"), ("POST", "back"), ("POST", "forward"), ("POST", "reload"), ("POST", "action"),
+    ("POST", "actions"), ("POST", "evaluate"), ("POST", "wait"), ("GET", "cookies"), ("POST", "close"),
+])
+def test_unknown_tab(http: httpx.Client, method: str, route: str) -> None:
+    bodies = {"navigate": {"url": "about:blank"}, "action": {"kind": "press", "key": "Enter"},
+              "actions": {"actions": [{"kind": "press", "key": "Enter"}]}, "evaluate": {"expression": "1"},
+              "wait": {"selector": "body", "timeout": 10}}
+    kwargs = {"json": bodies[route]} if route in bodies else {}
+    res = http.request(method, f"/tabs/NO-SUCH-TAB/{route}", **kwargs)
+    body = assert_error(res, 404, "tab_not_found")
+    assert "NO-SUCH-TAB" in body["error"] and "/tabs" in body["error"]
+    # shorthand with tabId
+    if method == "GET":
+        res = http.get(f"/{route}", params={"tabId": "NO-SUCH-TAB"})
+        assert_error(res, 404, "tab_not_found")
+    elif route in bodies:
+        res = http.post(f"/{route}", json={**bodies[route], "tabId": "NO-SUCH-TAB"})
+        assert_error(res, 404, "tab_not_found")
+
+
+def test_tab_focus_and_close_unknown(http: httpx.Client) -> None:
+    assert_error(http.post("/tab", json={"action": "focus", "tabId": "NOPE"}), 404, "tab_not_found")
+    assert_error(http.post("/tab", json={"action": "close", "tabId": "NOPE"}), 404, "tab_not_found")
+
+
+def test_unknown_routes(http: httpx.Client, tab: str) -> None:
+    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{tab}/nothing"),
+                         ("GET", "/tabs/x/y/z"), ("DELETE", "/tabs")):
+        res = http.request(method, path)
+        assert res.status_code in (404, 405), (method, path)
+        assert_error(res, res.status_code)
+    assert_error(http.get("/navigate"), 405, "method_not_allowed")
+
+
+def test_no_history(http: httpx.Client, tab: str) -> None:
+    body = assert_error(http.post(f"/tabs/{tab}/back"), 400, "no_history")
+    assert "back" in body["error"]
+    assert_error(http.post(f"/tabs/{tab}/forward"), 400, "no_history")
+
+
+def test_tab_still_works_after_bad_requests(http: httpx.Client, tab: str, pages: str) -> None:
+    bad = [
+        ("POST", "navigate", {"content": b"{"}),
+        ("POST", "navigate", {"json": {"url": "javascript:1"}}),
+        ("POST", "action", {"json": {"kind": "click", "ref": "e404"}}),
+        ("POST", "action", {"json": {"kind": "click", "selector": "!!"}}),
+        ("GET", "snapshot", {"params": {"selector": "[["}}),
+        ("POST", "evaluate", {"json": {"expression": "throw 1"}}),
+        ("POST", "wait", {"json": {"selector": "((", "timeout": 50}}),
+        ("GET", "pdf", {"params": {"pageRanges": "z"}}),
+    ]
+    open_page(http, tab, f"{pages}/buttons.html")
+    for method, route, kwargs in bad:
+        res = http.request(method, f"/tabs/{tab}/{route}", **kwargs)
+        assert 400 <= res.status_code < 500, (route, res.text)
+    ok = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(snap(http, tab), "button", "Increment")})
+    assert ok.status_code == 200
+    assert js(http, tab, "document.getElementById('count').textContent") == "1"
+    assert http.get("/health").json()["status"] == "ok"
+
+
+# -- auth -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def token_bridge() -> Iterator[str]:
+    with start_app(token="s3cret-token") as server:
+        yield server.url
+
+
+def test_token_auth(token_bridge: str, pages: str) -> None:
+    good = {"Authorization": "Bearer s3cret-token"}
+    with httpx.Client(base_url=token_bridge, timeout=30) as client:
+        health = client.get("/health")
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        routes = [("GET", "/tabs", {}), ("POST", "/tab", {"json": {"action": "new"}}),
+                  ("POST", "/navigate", {"json": {"url": f"{pages}/login.html"}}), ("GET", "/snapshot", {}),
+                  ("POST", "/action", {"json": {"kind": "click", "ref": "e1"}}), ("GET", "/text", {}),
+                  ("GET", "/screenshot", {}), ("GET", "/pdf", {}), ("POST", "/evaluate", {"json": {"expression": "1"}}),
+                  ("GET", "/cookies", {}), ("POST", "/wait", {"json": {"selector": "body"}}),
+                  ("POST", "/browser/restart", {}), ("GET", "/tabs/x/snapshot", {}), ("GET", "/openapi.json", {}),
+                  ("GET", "/no-such-route", {}), ("POST", "/find", {"json": {"query": "login button"}})]
+        for method, path, kwargs in routes:
+            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"},
+                            {"Authorization": "bearer s3cret-token"}, {"Authorization": "Bearer s3cret-token2"}):
+                res = client.request(method, path, headers=headers, **kwargs)
+                assert_error(res, 401, "unauthorized")
+        assert client.get("/tabs").status_code == 401
+        # with the token everything works
+        tab = client.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}, headers=good).json()["tabId"]
+        assert client.get(f"/tabs/{tab}/snapshot", headers=good).json()["title"] == "Login"
+        assert client.post(f"/tabs/{tab}/evaluate", json={"expression": "document.title"}, headers=good).json() == {"result": "Login"}
+        # nothing ran for the refused requests: no navigation to login.html before ours
+        tabs = client.get("/tabs", headers=good).json()["tabs"]
+        assert [t["id"] for t in tabs if t["url"].endswith("login.html")] == [tab]
+
+
+# -- concurrency ----------------------------------------------------------------------------------
+
+
+def test_parallel_requests_on_one_tab_are_serialised(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    ref = ref_of(snap(http, tab), "button", "Increment")
+
+    def click(_: int) -> int:
+        with httpx.Client(base_url=bridge, timeout=60) as client:
+            return client.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(click, range(16)))
+    assert codes == [200] * 16
+    assert js(http, tab, "document.getElementById('count').textContent") == "16"
+
+
+def test_mixed_parallel_requests_on_one_tab(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+
+    def call(i: int) -> int:
+        with httpx.Client(base_url=bridge, timeout=60) as client:
+            if i % 4 == 0:
+                return client.get(f"/tabs/{tab}/snapshot").status_code
+            if i % 4 == 1:
+                return client.get(f"/tabs/{tab}/text").status_code
+            if i % 4 == 2:
+                return client.get(f"/tabs/{tab}/screenshot").status_code
+            return client.post(f"/tabs/{tab}/action", json={"kind": "type", "selector": "#bio", "text": "ab"}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(call, range(16)))
+    assert codes == [200] * 16
+    assert js(http, tab, "document.getElementById('bio').value") == "ab" * 4
+
+
+def timed_waits(bridge: str, tabs: list[str], ms: int) -> float:
+    def wait(tab: str) -> dict[str, Any]:
+        with httpx.Client(base_url=bridge, timeout=60) as client:
+            res = client.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": ms})
+            assert res.status_code == 200
+            return res.json()
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(len(tabs)) as pool:
+        results = list(pool.map(wait, tabs))
+    assert all(r["present"] is False for r in results)
+    return time.monotonic() - started
+
+
+def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, bridge: str) -> None:
+    other = new_tab(http)
+    try:
+        parallel = timed_waits(bridge, [tab, other], 800)
+        assert parallel < 1.4, f"two 0.8 s waits on two tabs took {parallel:.2f} s"
+        serial = timed_waits(bridge, [tab, tab], 800)
+        assert serial >= 1.6, f"two 0.8 s waits on one tab took {serial:.2f} s"
+    finally:
+        http.post(f"/tabs/{other}/close")
+
+
+def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+    other = new_tab(http, f"{pages}/login.html")
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            slow = pool.submit(timed_waits, bridge, [tab], 1500)
+            time.sleep(0.2)
+            started = time.monotonic()
+            assert http.get(f"/tabs/{other}/snapshot").status_code == 200
+            assert http.get("/tabs").status_code == 200
+            assert http.get("/health").status_code == 200
+            assert time.monotonic() - started < 1.0
+            slow.result()
+    finally:
+        http.post(f"/tabs/{other}/close")
+
+
+def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: str, bridge: str) -> None:
+    doomed = new_tab(http, f"{pages}/login.html")
+
+    def long_wait() -> httpx.Response:
+        with httpx.Client(base_url=bridge, timeout=60) as client:
+            return client.post(f"/tabs/{doomed}/wait", json={"selector": "#never", "timeout": 5000})
+
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(long_wait)
+        time.sleep(0.3)
+        assert http.post(f"/tabs/{doomed}/close").json() == {"closed": True, "tabId": doomed}
+        started = time.monotonic()
+        res = pending.result(timeout=10)
+        assert time.monotonic() - started < 3  # not left hanging until its timeout
+    body = assert_error(res, 404, "tab_closed")
+    assert doomed in body["error"] and "closed" in body["error"]
+    assert http.get("/health").json()["status"] == "ok"
+    assert_error(http.get(f"/tabs/{doomed}/snapshot"), 404, "tab_not_found")
+
+
+# -- dialogs --------------------------------------------------------------------------------------
+
+
+def test_alert_does_not_block_later_requests(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    s = snap(http, tab)
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Show alert")})
+    assert res.status_code == 200
+    assert js(http, tab, "document.getElementById('after-alert').textContent") == "after alert"
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Ask")})
+    assert res.status_code == 200
+    assert js(http, tab, "document.getElementById('confirm-out').textContent") == "confirm true"
+    # a dialog opened from evaluate, and one opened by a timer between requests
+    assert js(http, tab, "alert('from evaluate'); 'went on'") == "went on"
+    js(http, tab, "setTimeout(() => { alert('timer'); window.timerDone = true; }, 50)")
+    time.sleep(0.3)
+    assert js(http, tab, "window.timerDone") is True
+    assert snap(http, tab)["title"] == "Events"
+
+
+def test_beforeunload_does_not_block_navigation(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    js(http, tab, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; })")
+    http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#typed"})  # a user gesture arms it
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/login.html", "timeout": 10000})
+    assert res.status_code == 200 and res.json()["title"] == "Login"
+
+
+# -- a dying Chromium -----------------------------------------------------------------------------
+
+
+def proc_table() -> dict[int, tuple[int, int, str]]:
+    """pid -> (ppid, process group, state) of every process we can see."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        table[int(entry)] = (int(fields[1]), int(fields[2]), fields[0])
+    return table
+
+
+def chrome_processes(leader: int) -> set[int]:
+    """Chromium's processes: its process group and every descendant of the browser process."""
+    table = proc_table()
+    found = {pid for pid, (_, group, state) in table.items() if group == leader and state != "Z"}
+    frontier = [leader]
+    while frontier:
+        parent = frontier.pop()
+        for pid, (ppid, _, state) in table.items():
+            if ppid == parent and pid not in found and state != "Z":
+                found.add(pid)
+                frontier.append(pid)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def kill_chrome(server: ServerThread) -> tuple[int, set[int]]:
+    process = server.server.config.app.state.browser.process
+    pids = chrome_processes(process.pid)
+    assert len(pids) > 1, pids  # a browser and its helpers
+    os.killpg(process.pid, signal.SIGKILL)
+    return process.pid, pids
+
+
+def wait_until(predicate: Any, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.05)
+
+
+def test_dead_chromium_is_reported_then_replaced(pages: str) -> None:
+    recorded: set[int] = set()
+    with start_app() as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        tab = new_tab(client, f"{pages}/login.html")
+        browser = server.server.config.app.state.browser
+        first_pid, pids = kill_chrome(server)
+        recorded |= pids
+        wait_until(lambda: not browser.alive)
+
+        # the next request hears what happened, as JSON, and says what to do
+        res = client.get(f"/tabs/{tab}/snapshot")
+        body = assert_error(res, 503, "browser_gone")
+        assert "Chromium exited" in body["error"] and "retry" in body["error"]
+        # the bridge keeps answering
+        health = client.get("/health")
+        assert health.status_code in (200, 503) and health.json()["lastDeath"].startswith("Chromium exited")
+
+        # a new browser took over: old tabs are gone, new ones work
+        wait_until(lambda: client.get("/health").json()["status"] == "ok", timeout=30)
+        assert browser.process.pid != first_pid
+        assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
+        fresh = new_tab(client, f"{pages}/buttons.html")
+        res = client.post(f"/tabs/{fresh}/action", json={"kind": "click", "selector": "#inc"})
+        assert res.status_code == 200
+        assert client.post(f"/tabs/{fresh}/evaluate", json={"expression": "count.textContent"}).json() == {"result": "1"}
+        assert client.get("/health").json()["restarts"] == 1
+        assert all(not alive(pid) for pid in pids), "processes of the killed Chromium survive"
+
+        # dying while a request is in flight: that request answers, and is the one told
+        with ThreadPoolExecutor(1) as pool:
+            pending = pool.submit(client.post, f"/tabs/{fresh}/wait", json={"selector": "#never", "timeout": 10000})
+            time.sleep(0.3)
+            _, pids = kill_chrome(server)
+            recorded |= pids
+            started = time.monotonic()
+            res = pending.result(timeout=15)
+            assert time.monotonic() - started < 3
+        body = assert_error(res, 503, "browser_gone")
+        assert "Chromium exited" in body["error"] and "retry" in body["error"]
+        wait_until(lambda: browser.alive, timeout=30)
+        assert new_tab(client, f"{pages}/login.html")  # not told a second time
+        recorded |= chrome_processes(browser.process.pid)
+    # the bridge stopped: none of the Chromium processes outlives it
+    wait_until(lambda: not any(alive(pid) for pid in recorded), timeout=5)
+
+
+def test_dead_chromium_without_auto_restart(pages: str) -> None:
+    recorded: set[int] = set()
+    with start_app(autoRestart=False) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        tab = new_tab(client, f"{pages}/login.html")
+        browser = server.server.config.app.state.browser
+        _, pids = kill_chrome(server)
+        recorded |= pids
+        wait_until(lambda: not browser.alive)
+        body = assert_error(client.post(f"/tabs/{tab}/action", json={"kind": "press", "key": "Enter"}), 503, "browser_gone")
+        assert "/browser/restart" in body["error"]
+        # it stays down, and says so on every route, until restarted
+        for _ in range(2):
+            assert_error(client.get("/tabs"), 503, "browser_not_ready")
+            assert_error(client.post("/navigate", json={"url": f"{pages}/login.html"}), 503, "browser_not_ready")
+        assert client.get("/health").status_code == 503
+        assert client.get("/health").json()["status"] == "down"
+        res = client.post("/browser/restart")
+        assert res.status_code == 200 and res.json()["restarted"] is True
+        assert client.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
+        recorded |= chrome_processes(browser.process.pid)
+    wait_until(lambda: not any(alive(pid) for pid in recorded), timeout=5)
+
+
+def test_renderer_crash_is_reported_and_reload_recovers(pages: str) -> None:
+    with start_app() as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        tab = new_tab(client, f"{pages}/login.html")
+        browser = server.server.config.app.state.browser
+        renderers = [pid for pid in chrome_processes(browser.process.pid)
+                     if b"--type=renderer" in open(f"/proc/{pid}/cmdline", "rb").read()]
+        assert renderers
+        for pid in renderers:
+            os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: browser.tabs[tab].crashed)
+        body = assert_error(client.get(f"/tabs/{tab}/snapshot"), 500, "tab_crashed")
+        assert "reload" in body["error"].lower()
+        assert client.get("/health").json()["status"] == "ok"  # the browser itself is fine
+        res = client.post(f"/tabs/{tab}/reload")
+        assert res.status_code == 200, res.text
+        assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
+
+        # POST /browser/restart replaces a healthy browser too, and its processes end
+        old = chrome_processes(browser.process.pid)
+        res = client.post("/browser/restart")
+        assert res.status_code == 200 and res.json()["restarted"] is True
+        assert all(not alive(pid) for pid in old)
+        assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
+        assert client.post("/navigate", json={"url": f"{pages}/table.html"}).json()["title"] == "Team table"
