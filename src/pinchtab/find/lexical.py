@@ -240,6 +240,8 @@ def analyze_text(text: str, *, joins: bool = True) -> TextKeys:
     if not ws:
         return out
     raw = [w for w in ws if w not in _STOP] or list(ws)  # a name of only stop words ("To") keeps them
+    if len(ws) <= 3 and ws[0] in _STOP and ws[0] not in raw[:1] and ws[0] in _LEADING:
+        raw = [ws[0], *raw]  # a short field label led by a preposition: "From account", "To account"
     content = [stem(w) for w in raw]
     out.stems = content
     out.raw = raw
@@ -292,6 +294,7 @@ class Unit:
     owner: bool = False                  # possessor ("Emma's role"): names the context
 
 
+_LEADING = frozenset({"from", "to", "via", "for", "until", "after", "before"})
 _POSSESSOR = re.compile(r"([a-z0-9]+)['’]s\b")
 
 

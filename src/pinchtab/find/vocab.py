@@ -146,12 +146,13 @@ ROLE_WORDS: dict[str, dict[str, float]] = {
     "list": {"list": 1.0, "listbox": 0.6}, "tree": {"tree": 1.0}, "treeitem": {"treeitem": 1.0},
     "progressbar": {"progressbar": 1.0}, "navigation": {"navigation": 1.0}, "nav": {"navigation": 1.0},
     "region": {"region": 1.0}, "form": {"form": 1.0},
+    "error": {"alert": 1.0, "alertdialog": 0.8, "status": 0.6}, "warning": {"alert": 1.0, "alertdialog": 0.8, "status": 0.6},
 }
 # Role words that only weakly constrain (containers, media); the rest are strong.
 WEAK_ROLE_WORDS: frozenset[str] = frozenset(
     """
     menu list table grid dialog modal popup image picture photo img logo form navigation nav region article
-    banner alert tooltip label paragraph bar tree progressbar
+    banner alert tooltip label paragraph bar tree progressbar error warning
     """.split()
 )
 # Multi-word role phrases (after normalisation they are looked up as joined tokens).
@@ -162,6 +163,7 @@ ROLE_PHRASES: dict[tuple[str, ...], str] = {
     ("list", "box"): "listbox", ("menu", "item"): "menuitem", ("radio", "button"): "radio",
     ("option", "button"): "radio", ("toggle", "switch"): "toggle", ("toggle", "button"): "toggle",
     ("select", "box"): "dropdown", ("select", "menu"): "dropdown", ("pop", "up"): "popup",
+    ("error", "message"): "error", ("warning", "message"): "warning", ("error", "text"): "error",
 }
 # Containers: almost never the element an agent wants to act on.
 CONTAINER_ROLES: frozenset[str] = frozenset(
@@ -388,7 +390,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
                          "complete purchase", "complete order", "buy now", "pay", "purchase", "complete my purchase"]),
     ("buy", "syn", ["buy", "purchase", "buy now", "order", "order now", "get it now", "shop now"]),
     ("price", "rel", ["price", "cost", "amount", "total", "fee", "pricing", "$"]),
-    ("quantity", "syn", ["quantity", "qty", "amount", "count", "number of items", "how many"]),
+    ("quantity", "syn", ["quantity", "qty", "amount", "count", "number of items", "how many", "how much"]),
     ("coupon", "syn", ["coupon", "promo", "promo code", "promotion code", "discount", "discount code", "voucher",
                        "voucher code", "coupon code", "gift card", "gift code", "redeem code"]),
     ("shipping", "syn", ["shipping", "delivery", "postage", "ship", "shipment", "deliver"]),
@@ -417,7 +419,7 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("size", "rel", ["size", "sizes", "dimensions", "fit"]),
     ("color", "syn", ["color", "colour", "colors", "colours", "shade"]),
     # --- travel
-    ("origin", "syn", ["from", "origin", "departure", "depart", "departing", "leaving from", "flying from", "departure city",
+    ("origin", "syn", ["from", "origin", "source", "departure", "depart", "departing", "leaving from", "flying from", "departure city",
                        "departure airport", "start location", "pickup"]),
     ("destination", "syn", ["to", "destination", "arrival", "arriving", "going to", "flying to", "arrival city",
                             "arrival airport", "where to", "drop off"]),
@@ -484,8 +486,8 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
                            "promotional emails", "promotions", "email updates", "subscribe to newsletter"]),
     ("subscribe", "rel", ["subscribe", "subscription", "sign up", "join", "newsletter", "follow", "opt in", "watch"]),
     ("unsubscribe", "rel", ["unsubscribe", "opt out", "stop", "turn off", "disable", "disable emails"]),
-    ("enable", "syn", ["enable", "turn on", "switch on", "activate", "on", "opt in", "allow"]),
-    ("disable", "syn", ["disable", "turn off", "switch off", "deactivate", "off", "opt out", "stop"]),
+    ("enable", "syn", ["enable", "turn on", "switch on", "activate", "opt in", "allow"]),
+    ("disable", "syn", ["disable", "turn off", "switch off", "deactivate", "opt out", "stop"]),
     ("public", "rel", ["public", "visible", "everyone", "discoverable", "searchable", "index", "indexed"]),
     ("private", "rel", ["private", "hidden", "only me", "hide", "invisible"]),
     ("share-data", "rel", ["share", "sharing", "shared", "third party", "third parties", "partners"]),
@@ -518,6 +520,22 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("website", "rel", ["website", "site", "url", "homepage", "web address", "link"]),
     ("job", "rel", ["job", "jobs", "careers", "career", "work here", "hiring", "positions"]),
     ("price-sort", "rel", ["cheapest", "lowest price", "price low to high"]),
+    ("recurring", "syn", ["recurring", "repeat", "repeating", "recurrence", "recur", "repeats"]),
+    ("frequency", "rel", ["frequency", "recurring", "monthly", "weekly", "daily", "yearly", "annually",
+                          "every month", "every week", "one time", "once"]),
+    ("note", "syn", ["note", "notes", "memo", "remark", "remarks", "annotation"]),
+    ("proceed", "rel", ["continue", "proceed", "next", "next step", "go on", "move on"]),
+    ("listen", "rel", ["listen", "audio", "play audio", "read aloud", "text to speech", "audio version",
+                       "narration", "podcast", "headphones"]),
+    ("more-rel", "rel", ["expand", "more", "show more", "see all", "view all", "read more", "see more"]),
+    ("watchlater", "rel", ["watch later", "save to playlist", "playlist", "add to playlist", "queue",
+                           "save for later"]),
+    ("author", "syn", ["author", "byline", "written by", "writer", "posted by", "reporter", "journalist"]),
+    ("captions", "syn", ["captions", "closed captions", "subtitles", "cc", "subs"]),
+    ("task", "rel", ["task", "tasks", "card", "cards", "todo", "ticket", "tickets", "item"]),
+    ("assign", "rel", ["assign", "assignee", "assigned", "reassign", "members", "change members", "owner"]),
+    ("bigger", "rel", ["bigger", "larger", "increase", "enlarge", "grow", "zoom in"]),
+    ("smaller", "rel", ["smaller", "decrease", "shrink", "reduce", "zoom out"]),
 ]
 
 # Opposite actions/states. An element that says the opposite of a query word (and not the
