@@ -33,6 +33,7 @@ __all__ = ["HashingEmbedder", "DEFAULT_DIM"]
 
 DEFAULT_DIM = 256
 NUMBER_WEIGHT = 0.3
+MAX_TRIGRAM_WORD = 40  # trigrams of very long tokens (URLs, hashes) are taken from their start only
 
 
 @lru_cache(maxsize=200_000)
@@ -43,7 +44,7 @@ def _slot(feature: str, dim: int) -> tuple[int, float]:
 
 @lru_cache(maxsize=50_000)
 def _trigrams(st: str) -> tuple[str, ...]:
-    w = f"#{st}#"
+    w = f"#{st[:MAX_TRIGRAM_WORD]}#"
     if len(w) < 3:
         return ()
     return tuple(w[i : i + 3] for i in range(len(w) - 2))

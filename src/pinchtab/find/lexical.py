@@ -36,13 +36,15 @@ __all__ = [
 ]
 
 SURFACE = "="       # key prefix for exact word forms
+MAX_QUERY_WORDS = 64  # longer queries are cut (a description, not a document)
+MAX_FUZZY_LEN = 40    # no typo search for longer "words"
 STEM_ONLY = 0.95    # a match on the stem only ("replies" for "reply")
 SYN_QUALITY = 0.9   # query term matched an element through a synonym group
 REL_QUALITY = 0.72  # ... through a looser "related" group
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DIGIT_SEP = re.compile(r"(?<=\d)[,](?=\d{3}\b)")
-_TOKEN = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*|\d+(?:\.\d+)?|[#@?$+×]")
+_TOKEN = re.compile(r"\d+(?:\.\d+)?(?![^\W_])|[^\W_]+|[#@?$+×]")
 _APOS = re.compile(r"(?<=[a-z])['’](?=[a-z])")
 _POSS = re.compile(r"(?<=[a-z])['’]s\b")
 
@@ -56,6 +58,10 @@ def normalize(text: str) -> str:
     if not text:
         return ""
     t = unicodedata.normalize("NFKC", text)
+    if not t.isascii():
+        # fold accents ("sesión" -> "sesion"); other scripts are kept as they are
+        t = "".join(c for c in unicodedata.normalize("NFKD", t) if not unicodedata.combining(c))
+        t = unicodedata.normalize("NFKC", t)
     t = _CAMEL.sub(" ", t)
     t = t.lower().replace("&", " and ").replace("\u00a0", " ").replace("…", " ")
     t = _POSS.sub("", t)
@@ -295,7 +301,7 @@ class Unit:
 
 
 _LEADING = frozenset({"from", "to", "via", "for", "until", "after", "before"})
-_POSSESSOR = re.compile(r"([a-z0-9]+)['’]s\b")
+_POSSESSOR = re.compile(r"\b([^\W_]+)['’]s\b")
 
 
 @lru_cache(maxsize=4096)
@@ -314,6 +320,7 @@ def query_units(query: str) -> tuple[Unit, ...]:
         owned.append(w in possessors)
     if not keep:
         keep, owned = list(ws), [False] * len(ws)
+    keep, owned = keep[:MAX_QUERY_WORDS], owned[:MAX_QUERY_WORDS]
     stems = [stem(w) for w in keep]
     matches = {m[0]: m for m in _match_phrases(stems)}
     units: list[Unit] = []
@@ -395,7 +402,7 @@ class FuzzyIndex:
     __slots__ = ("_vocab", "_dels", "_sorted")
 
     def __init__(self, vocabulary) -> None:
-        self._vocab = {w for w in vocabulary if len(w) >= 3 and w.isalpha()}
+        self._vocab = {w for w in vocabulary if 3 <= len(w) <= MAX_FUZZY_LEN and w.isalpha()}
         dels: dict[str, list[str]] = {}
         for w in self._vocab:
             if len(w) >= 4:
@@ -409,7 +416,7 @@ class FuzzyIndex:
 
     def typos(self, w: str) -> list[tuple[str, int]]:
         """Vocabulary words within edit distance 1 (2 for words of 8+ letters)."""
-        if len(w) < 4 or not w.isalpha():
+        if len(w) < 4 or len(w) > MAX_FUZZY_LEN or not w.isalpha():
             return []
         limit = 2 if len(w) >= 8 else 1
         cands: set[str] = set(self._dels.get(w, ()))

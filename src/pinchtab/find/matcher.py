@@ -432,7 +432,8 @@ class ElementIndex:
         for v in self._fuzzy.prefixes_of(st):
             if v in self._abbrevs and len(v) / len(st) >= 0.4:
                 put(v, Q_ABBREV)
-        if st in self._vocab or not fuzzy or len(st) < 4 or st in lexical.KNOWN_STEMS or raw in lexical.KNOWN_STEMS:
+        if (st in self._vocab or not fuzzy or len(st) < 4 or len(st) > lexical.MAX_FUZZY_LEN
+                or st in lexical.KNOWN_STEMS or raw in lexical.KNOWN_STEMS):
             # on the page, or a known word spelled right (its synonyms were added above): no fuzzing
             return alts
         # unknown word, not on this page: typos, prefixes, abbreviations

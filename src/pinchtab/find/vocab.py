@@ -170,6 +170,7 @@ CONTAINER_ROLES: frozenset[str] = frozenset(
     """
     dialog alertdialog menu menubar toolbar table grid treegrid navigation banner contentinfo main region form
     list tablist tabpanel group complementary document application search rowgroup tree radiogroup
+    rootwebarea webarea iframe section feed
     """.split()
 )
 # Roles that are not themselves actionable; a query without a role word that names them
@@ -180,7 +181,8 @@ NON_INTERACTIVE_ROLES: frozenset[str] = frozenset(
     contentinfo main navigation complementary generic group list listitem img image figure tooltip
     status alert log marquee timer table grid treegrid dialog alertdialog menu menubar toolbar
     tablist tabpanel separator article document presentation none note definition term caption
-    label legend form search section blockquote code emphasis strong time
+    label legend form search section blockquote code emphasis strong time labeltext linebreak
+    inlinetextbox listmarker descriptionlist term
     """.split()
 )
 INTERACTIVE_ROLES: frozenset[str] = frozenset(
