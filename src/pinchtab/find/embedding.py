@@ -62,18 +62,34 @@ class HashingEmbedder:
         self.concept_weight = concept_weight
         self.trigram_weight = trigram_weight
         self._stem_cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._pairs_cache: dict[tuple[str, str], tuple[tuple[int, float], ...]] = {}
 
     # -- feature accumulation -------------------------------------------------------------
+    def _word_pairs(self, st: str, ns: str) -> tuple[tuple[int, float], ...]:
+        """(slot, signed unit weight) pairs of a word: the word itself and its trigrams."""
+        key = (st, ns)
+        pairs = self._pairs_cache.get(key)
+        if pairs is None:
+            dim = self.dim
+            out: dict[int, float] = {}
+            i, s = _slot(ns + "w:" + st, dim)
+            out[i] = s * self.word_weight
+            tris = _trigrams(st)
+            if tris:
+                tw = self.trigram_weight / math.sqrt(len(tris))
+                for t in tris:
+                    i, s = _slot(ns + "g:" + t, dim)
+                    out[i] = out.get(i, 0.0) + s * tw
+            pairs = tuple(out.items())
+            if len(self._pairs_cache) > 200_000:
+                self._pairs_cache.clear()
+            self._pairs_cache[key] = pairs
+        return pairs
+
     def add_stem(self, acc: dict[int, float], st: str, weight: float, ns: str = "") -> None:
-        dim = self.dim
-        i, s = _slot(ns + "w:" + st, dim)
-        acc[i] = acc.get(i, 0.0) + s * weight * self.word_weight
-        tris = _trigrams(st)
-        if tris:
-            tw = weight * self.trigram_weight / math.sqrt(len(tris))
-            for t in tris:
-                i, s = _slot(ns + "g:" + t, dim)
-                acc[i] = acc.get(i, 0.0) + s * tw
+        get = acc.get
+        for i, v in self._word_pairs(st, ns):
+            acc[i] = get(i, 0.0) + v * weight
 
     def add_concept(self, acc: dict[int, float], concept: str, weight: float, ns: str = "") -> None:
         i, s = _slot(ns + concept, self.dim)
