@@ -525,3 +525,22 @@ def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, tab: str,
     res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Inner button"))
     assert res.status_code == 500 and "element is occluded" in res.json()["error"] and "veil" in res.json()["error"]
     assert js(http, tab, "document.getElementById('inner').contentDocument.getElementById('inner-out').textContent") == ""
+
+
+def test_widgets_without_aria_roles_can_be_used(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/widgets.html")
+    s = snap(http, tab)
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "Inside contents"))
+    assert text_of(http, tab, "contents-out") == "clicked"
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "Buy now"))
+    assert text_of(http, tab, "card-out") == "bought"
+    ok(http, tab, kind="click", ref=ref_of(s, "button", "More options"))
+    assert js(http, tab, "document.getElementById('more').open") is True
+    assert ("button", "Advanced setting") in [(n["role"], n["name"]) for n in snap(http, tab)["nodes"]]
+    s = snap(http, tab)
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Delivery date"), value="2025-03-14")
+    assert text_of(http, tab, "when-out") == "2025-03-14"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Colour"), value="#123456")
+    assert js(http, tab, "document.getElementById('colour').value") == "#123456"
+    ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Message body"), text="Hello there")
+    assert js(http, tab, "document.getElementById('editor').textContent") == "Hello there"

@@ -301,7 +301,7 @@ def test_visibility_hidden_parent_with_visible_child(http: httpx.Client, tab: st
 
 
 @pytest.mark.parametrize("page", ["login.html", "buttons.html", "form.html", "table.html", "iframe.html", "index.html",
-                                  "events.html", "large.html"])
+                                  "events.html", "widgets.html", "large.html"])
 def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str) -> None:
     open_page(http, tab, f"{pages}/{page}")
     for params in ({}, {"filter": "interactive"}):
@@ -345,3 +345,32 @@ def test_table_rows(http: httpx.Client, tab: str, pages: str) -> None:
     assert ("table", "Team members") in got
     assert ("cell", "Ada Lovelace") in got and ("columnheader", "Role") in got
     assert [name for role, name in got if role == "button"] == ["Edit", "Edit", "Edit"]
+
+
+def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/widgets.html")
+    nodes = {n["name"]: n for n in snap(http, tab)["nodes"]}
+    # children of display:contents wrappers, and of a component whose :host is display:contents
+    assert nodes["Inside contents"]["role"] == "button"
+    assert nodes["Card title"]["role"] == "heading" and nodes["Buy now"]["role"] == "button"
+    assert nodes["12 EUR"]["role"] == "text"  # slotted light DOM
+    assert "Hidden contents" not in nodes  # display:contents inside visibility:hidden
+    # controls whose computedRole is empty
+    assert nodes["More options"]["role"] == "button" and nodes["More options"]["expanded"] is False
+    assert "Advanced setting" not in nodes  # inside the closed <details>
+    assert nodes["Delivery date"]["role"] == "textbox" and nodes["Delivery time"]["role"] == "textbox"
+    assert nodes["Colour"]["role"] == "textbox" and nodes["Colour"]["value"] == "#00ff00"
+    # a contenteditable region without a role is still a text field
+    assert nodes["Message body"]["role"] == "textbox"
+    inter = [n["name"] for n in snap(http, tab, filter="interactive")["nodes"]]
+    assert inter == ["Inside contents", "Buy now", "More options", "Delivery date", "Delivery time", "Colour",
+                     "Message body"]
+
+
+def test_contenteditable_text_is_its_value(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/widgets.html")
+    js(http, tab, "document.getElementById('editor').textContent = 'Dear team'")
+    s = snap(http, tab)
+    editor = next(n for n in s["nodes"] if n["name"] == "Message body")
+    assert editor["value"] == "Dear team"
+    assert not any(n["role"] == "text" and n["name"] == "Dear team" for n in s["nodes"])  # not twice

@@ -78,12 +78,22 @@
     const exp = el.getAttribute('aria-expanded');
     if (exp === 'true' || exp === 'false') d.e = exp === 'true';
     else if (tag === 'details') d.e = el.open;
+    else if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') d.e = el.parentElement.open;
     const sel = el.getAttribute('aria-selected');
     if (sel === 'true') d.sl = true;
     else if (tag === 'option' && el.selected) d.sl = true;
     if (el.getAttribute('aria-required') === 'true' || el.required) d.rq = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
+  }
+
+  // Controls Chromium gives no ARIA role (computedRole ''), or only 'generic', that an agent
+  // still has to see and use.
+  const TEXTLIKE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color']);
+  function fallbackRole(el, tag) {
+    if (tag === 'input' && TEXTLIKE_INPUTS.has(el.type)) return 'textbox';
+    if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') return 'button';
+    return '';
   }
 
   function visitChildren(parent, depth, ctx, owner) {
@@ -110,10 +120,17 @@
     const tag = el.localName;
     if (SKIP_TAG.has(tag)) return;
     if (el.getAttribute('aria-hidden') === 'true' || el.inert) return;
-    if (!el.checkVisibility()) return;
-    let role = el.computedRole || '';
+    let style = null;
+    if (!el.checkVisibility()) {
+      // display:contents has no box, so checkVisibility() says false, yet its children show
+      // (a web component whose :host is display:contents, a layout wrapper).
+      style = el.ownerDocument.defaultView.getComputedStyle(el);
+      if (style.display !== 'contents') return;
+    }
+    let role = el.computedRole || fallbackRole(el, tag);
+    if (role === 'generic' && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) role = 'textbox';
     if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
-    const hidden = !el.checkVisibility({ visibilityProperty: true });
+    const hidden = style ? style.visibility !== 'visible' : !el.checkVisibility({ visibilityProperty: true });
     // Headings give later nodes their context (find's "under Billing") even when not emitted.
     if (role === 'heading' && !hidden) lastHeading = clip(el.computedName || '');
     let rec = null;
@@ -145,7 +162,8 @@
       }
     }
     // Text of a label names its control, and text of a visibility:hidden element is not shown.
-    const quiet = hidden || tag === 'label';
+    // (nor is the text of an editable field, which its value already shows)
+    const quiet = hidden || tag === 'label' || !!(rec && rec.v && el.isContentEditable);
     if (quiet !== !!ctx.quiet) childCtx = Object.assign({}, childCtx, { quiet: quiet });
     const start = data.length;
     if (tag === 'iframe' || tag === 'frame') {
