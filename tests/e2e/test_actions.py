@@ -108,6 +108,21 @@ def test_click_far_away_button_scrolls_it_into_view(http: httpx.Client, tab: str
     assert js(http, tab, "scrollY") > 0
 
 
+def test_click_in_a_scrolled_container(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    # smooth scrolling must not move the target after it was measured
+    js(http, tab, """document.documentElement.style.scrollBehavior = 'smooth';
+        document.body.insertAdjacentHTML('afterbegin', '<div id="box" style="height:100px;overflow:auto;scroll-behavior:smooth">' +
+          '<div style="height:1000px">tall<button id="deep" style="margin-top:600px" onclick="this.textContent=\\'deep clicked\\'">Deep</button></div></div>')""")
+    ok(http, tab, kind="scroll", selector="#box", pixels=100)
+    assert js(http, tab, "box.scrollTop") == 100
+    # the button is inside the window's viewport but clipped by its container
+    ok(http, tab, kind="click", selector="#deep")
+    assert js(http, tab, "deep.textContent") == "deep clicked"
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Far away button"))
+    assert text_of(http, tab, "farcount") == "1"
+
+
 def test_click_with_wait_nav(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/index.html")
     ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "link", "Login"), waitNav=True)

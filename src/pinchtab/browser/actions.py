@@ -62,23 +62,29 @@ POINT_JS = r"""function (checkDisabled) {
   if (!el || !el.isConnected) return { stale: true };
   if (checkDisabled && (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true')) return { disabled: true };
   const win = el.ownerDocument.defaultView;
-  const inView = (e) => {
+  // Scroll only when something hides part of the element: its viewport, an overflow container
+  // that clips it, or (inside frames) the same for each frame element up to the top. 'instant'
+  // also overrides a page's smooth scroll-behavior, which would move it after we measured.
+  const outside = (e) => {
     const r = e.getBoundingClientRect(), v = e.ownerDocument.defaultView;
-    return r.top >= 0 && r.left >= 0 && r.bottom <= v.innerHeight && r.right <= v.innerWidth;
-  };
-  // In view in its own document and, inside frames, each frame in view in its parent's.
-  const visibleToUser = () => {
-    if (!inView(el)) return false;
-    for (let w = win; w !== w.top;) {
-      let fe = null;
-      try { fe = w.frameElement; } catch (e) { fe = null; }
-      if (!fe) break;
-      if (!inView(fe)) return false;
-      w = w.parent;
+    if (r.top < 0 || r.left < 0 || r.bottom > v.innerHeight || r.right > v.innerWidth) return true;
+    for (let a = e.parentElement || e.getRootNode().host; a; a = a.parentElement || a.getRootNode().host) {
+      const cs = v.getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      if (r.top < c.top || r.left < c.left || r.bottom > c.bottom || r.right > c.right) return true;
     }
-    return true;
+    return false;
   };
-  if (!visibleToUser()) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  let hidden = outside(el);
+  for (let w = win; !hidden && w !== w.top;) {
+    let fe = null;
+    try { fe = w.frameElement; } catch (e) { fe = null; }
+    if (!fe) break;
+    hidden = outside(fe);
+    w = w.parent;
+  }
+  if (hidden) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rects = [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
   if (!rects.length) return { invisible: true };
   let r = rects[0];
