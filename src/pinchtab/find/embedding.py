@@ -99,14 +99,15 @@ class HashingEmbedder:
         i, s = _slot(feature, self.dim)
         acc[i] = acc.get(i, 0.0) + s * weight
 
-    def add_text(self, acc: dict[int, float], text: str, weight: float, ns: str = "") -> None:
-        """Add a text's features; ``ns`` namespaces them (the matcher uses ``"x:"`` for context)."""
+    def add_text(self, acc: dict[int, float], text: str, weight: float, ns: str = "", scale=None) -> None:
+        """Add a text's features; ``ns`` namespaces them, ``scale(stem)`` (e.g. an idf) weighs words."""
         if not text or weight <= 0:
             return
         keys = analyze_text(text)
         for st in keys.stems:
-            # counts and badges ("Reviews (42)") say little about what an element is
-            self.add_stem(acc, st, weight * NUMBER_WEIGHT if st[0].isdigit() else weight, ns)
+            # counts, badges and symbols ("Reviews (42)", "$890") say little about what an element is
+            w = weight if st[0].isalpha() else weight * NUMBER_WEIGHT
+            self.add_stem(acc, st, w * scale(st) if scale is not None else w, ns)
         if keys.concepts:
             norm = 1.0 / math.sqrt(len(keys.concepts))
             for c, q in keys.concepts.items():

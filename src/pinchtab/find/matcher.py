@@ -231,6 +231,7 @@ class ElementIndex:
         geom = np.full((n, 4), np.nan, dtype=_F32)
         accs: list[dict[int, float]] = []
         ctx_accs: list[dict[int, float]] = []
+        own_texts: list[tuple[int, str, float]] = []
         abbrevs: set[str] = set()
         emb = self._emb
 
@@ -276,7 +277,7 @@ class ElementIndex:
                 keys = analyze_text(text)
                 post(content, keys, i, w)
                 pairs.update(keys.bigrams)
-                emb.add_text(acc, text, 1.0 if w >= F_NAME else (0.5 if text is d.value or text is d.column else 0.7))
+                own_texts.append((i, text, 1.0 if w >= F_NAME else (0.5 if text is d.value or text is d.column else 0.7)))
                 for a in _CAPS.findall(text):
                     abbrevs.add(a.lower())
             pk = analyze_text(primary) if primary else None
@@ -334,6 +335,9 @@ class ElementIndex:
             g = d.geometry
             if g is not None:
                 geom[i] = g
+
+        for i, text, w in own_texts:
+            emb.add_text(accs[i], text, w)
 
         def arrays(table: dict[str, dict[int, float]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             out = {}
