@@ -21,7 +21,32 @@ Public API::
 The result dict has exactly the ``POST /find`` response fields: ``best_ref``,
 ``confidence``, ``score``, ``matches``, ``strategy``, ``threshold``, ``latency_ms``,
 ``element_count``. When nothing reaches the threshold: ``best_ref`` is ``""``, ``score``
-is ``0.0``, ``confidence`` is ``"low"`` and ``matches`` is empty.
+is ``0.0``, ``confidence`` is ``"low"`` and ``matches`` is empty. ``matches`` holds at most
+``top_k`` entries ``{ref, score, role, name}`` sorted by score (equivalent matches, e.g.
+several identical "Save" buttons, in document order); with ``explain`` each adds
+``lexical_score``, ``embedding_score`` and ``composite`` (0.6/0.4 mix before the query's
+structure - exclusions, ordinals, positions - is applied). Scores are rounded to 4 places.
+Weights: give one and the other is its complement; give both and they are normalised to
+sum 1; negative or both zero is a ``BadRequest``. A missing/empty/non-string query raises
+``BadRequest("query is required", code="missing_query")``.
+
+Element dicts (what the snapshot should supply; only ``ref`` is required, unknown keys are
+ignored, elements without ``ref`` are skipped):
+
+* own text, by weight: ``name`` (accessible name); ``label``/``aria_label``;
+  ``placeholder``, ``title``/``alt``/``tooltip``, ``description`` (icon-only buttons:
+  "gear icon"); ``text``; ``value`` (weak); ``type`` (input type); ``href`` (weak).
+* ``role``: matched by role words ("button", "field", "dropdown"...), and actionable roles
+  are preferred over containers/text unless a role word asks for them.
+* context, in order of usefulness: ``parent`` - a name ("Login form") **or the ref of the
+  parent element** (refs are resolved: a button in a table row sees the row's text, a menu
+  item its menu, a control in a dialog knows it is in a dialog, a cell its column header);
+  ``section`` (landmark/region name, inherited by descendants); ``heading`` (nearest
+  preceding heading). These drive "in the footer", "Alice's row", "not in the header".
+* ``positional``: ``{x, y, width, height}`` enables "top right", "below password",
+  "left of state"; without it positions fall back to section names and document order.
+* states: ``interactive`` (false lowers the score a little), ``disabled``, ``modal``
+  (dialog), ``expanded``, ``checked``.
 """
 
 from .descriptors import ElementDescriptor, build_descriptors
