@@ -459,6 +459,17 @@ def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: st
     assert text_of(http, tab, "dyncount") == "1"
 
 
+def test_stale_ref_from_find_is_recovered(http: httpx.Client, tab: str, pages: str) -> None:
+    # the contrast to the test above: the same re-render, but the ref came from /find
+    open_page(http, tab, f"{pages}/buttons.html")
+    found = http.post(f"/tabs/{tab}/find", json={"query": "save changes button"}).json()
+    ref = found["best_ref"]
+    ok(http, tab, kind="click", selector="#rerender")
+    out = ok(http, tab, kind="click", ref=ref)
+    assert out["recovery"]["recovered"] is True and out["recovery"]["original_ref"] == ref
+    assert text_of(http, tab, "dyncount") == "1"
+
+
 def test_ref_after_navigation_is_stale(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")

@@ -328,6 +328,8 @@ def test_large_page(http: httpx.Client, tab: str, pages: str) -> None:
     full_interactive = [n["nodeId"] for n in full["nodes"] if n["role"] in roles]
     assert [n["nodeId"] for n in inter["nodes"]] == full_interactive
     assert ("button", "Delete 79") in roles_names(inter)
+    ids = [n["nodeId"] for n in full["nodes"]]
+    assert all(isinstance(i, int) for i in ids) and len(set(ids)) == len(ids)
 
 
 def test_snapshot_on_the_current_tab_and_unknown_tab(http: httpx.Client, tab: str, pages: str) -> None:
