@@ -12,7 +12,8 @@ Reported, per page size (median of many calls, microseconds):
 * ``find``       - ``index.find`` on a prebuilt index whose per-index caches (term postings,
                    query vector, plan) are cleared before every call; only the page-independent
                    parse of the query text is cached (a query text seen before, on any page).
-                   This is the figure the targets refer to.
+                   This is the figure the targets refer to; ``find best`` is the median of
+                   the least disturbed round (other processes share the CPUs).
 * ``new query``  - same, but the parse cache cleared too (a query text never seen before).
 * ``repeat``     - ``index.find`` when the same query was already run on that index.
 * ``one-shot``   - ``find(query, elements)``: builds the index, then matches.
@@ -91,6 +92,8 @@ def bench(n: int, pages, queries, rounds: int) -> dict[str, float]:
     qs = queries[: max(20, min(len(queries), 60))]
     build = median_us(lambda: ElementIndex(els), max(3, min(50, 20000 // max(n, 1))))
     idx = ElementIndex(els)
+    for q in qs:  # warm-up: first touch of the index memory, BLAS threads
+        idx.find(q)
     cold, warm, fresh = [], [], []
     for _ in range(rounds):
         for q in qs:
@@ -100,12 +103,16 @@ def bench(n: int, pages, queries, rounds: int) -> dict[str, float]:
             t0 = time.perf_counter_ns()
             idx.find(q)
             cold.append(time.perf_counter_ns() - t0)
+    round_medians = []
     for _ in range(rounds):
+        this = []
         for q in qs:
             idx.clear_caches()
             t0 = time.perf_counter_ns()
             idx.find(q)
-            fresh.append(time.perf_counter_ns() - t0)
+            this.append(time.perf_counter_ns() - t0)
+        fresh += this
+        round_medians.append(statistics.median(this))
     for q in qs:
         idx.find(q)
     for _ in range(rounds):
@@ -122,6 +129,7 @@ def bench(n: int, pages, queries, rounds: int) -> dict[str, float]:
         shots.append(time.perf_counter_ns() - t0)
     return {
         "find": statistics.median(fresh) / 1000,
+        "best": min(round_medians) / 1000,
         "cold": statistics.median(cold) / 1000,
         "warm": statistics.median(warm) / 1000,
         "oneshot": statistics.median(shots) / 1000,
@@ -141,15 +149,16 @@ def main() -> None:
     pages, queries = corpus_elements()
     sizes = [int(s) for s in args.sizes.split(",")]
     targets = {16: 100, 100: 300, 1000: 2000}
-    print(f"{'elements':>9} | {'find':>10} | {'new query':>10} | {'repeat':>10} | {'one-shot':>10} | {'build':>10} | target (find)")
-    print("-" * 91)
+    print(f"{'elements':>9} | {'find':>10} | {'find best':>10} | {'new query':>10} | {'repeat':>10} | {'one-shot':>10} "
+          f"| {'build':>10} | target (find)")
+    print("-" * 104)
     for n in sizes:
         rounds = 2 if args.quick else (10 if n <= 1000 else 3)
         r = bench(n, pages, queries, rounds)
         t = targets.get(n)
         verdict = "" if t is None else (f"< {fmt(t)}  {'ok' if r['find'] < t else 'MISSED'}")
-        print(f"{n:>9} | {fmt(r['find']):>10} | {fmt(r['cold']):>10} | {fmt(r['warm']):>10} | {fmt(r['oneshot']):>10} "
-              f"| {fmt(r['build']):>10} | {verdict}")
+        print(f"{n:>9} | {fmt(r['find']):>10} | {fmt(r['best']):>10} | {fmt(r['cold']):>10} | {fmt(r['warm']):>10} "
+              f"| {fmt(r['oneshot']):>10} | {fmt(r['build']):>10} | {verdict}")
 
 
 if __name__ == "__main__":
