@@ -376,3 +376,14 @@ def test_contenteditable_text_is_its_value(http: httpx.Client, tab: str, pages: 
     editor = next(n for n in s["nodes"] if n["name"] == "Message body")
     assert editor["value"] == "Dear team"
     assert not any(n["role"] == "text" and n["name"] == "Dear team" for n in s["nodes"])  # not twice
+
+
+def test_tab_list_title_is_the_document_title(http: httpx.Client, tab: str, pages: str) -> None:
+    def listed() -> dict[str, str]:
+        return next(t for t in http.get("/tabs").json()["tabs"] if t["id"] == tab)
+
+    # Chromium titles an untitled page with its URL; the API reports document.title
+    assert js(http, tab, "document.title") == ""
+    assert listed() == {"id": tab, "url": "about:blank", "title": "", "type": "page"}
+    open_page(http, tab, f"{pages}/login.html")
+    assert listed()["title"] == "Login" == snap(http, tab)["title"]

@@ -233,7 +233,7 @@ class Browser:
             # target info Chromium last sent.
             url = tab.url if tab is not None and tab.url else info.get("url", "")
             title = tab.title if tab is not None and tab.url else info.get("title", "")
-            out.append({"id": tid, "url": url, "title": title, "type": "page"})
+            out.append({"id": tid, "url": url, "title": _document_title(title, url), "type": "page"})
         return out
 
     async def tab(self, tab_id: str | None) -> Tab:
@@ -329,6 +329,14 @@ class Browser:
                 if tab.crashed:
                     tab.check_usable()
                 raise
+
+
+def _document_title(title: str, url: str) -> str:
+    """Chromium gives an untitled page its URL as target title ("about:blank", or the URL without
+    its scheme); the API's title is document.title, so that is ""."""
+    if title and (title == url or url.partition("://")[2] == title):
+        return ""
+    return title
 
 
 async def _browser_ws_url(cdp_url: str) -> str:
