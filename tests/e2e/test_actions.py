@@ -568,3 +568,11 @@ def test_widgets_without_aria_roles_can_be_used(http: httpx.Client, tab: str, pa
     assert js(http, tab, "document.getElementById('colour').value") == "#123456"
     ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Message body"), text="Hello there")
     assert js(http, tab, "document.getElementById('editor').textContent") == "Hello there"
+
+
+def test_unchecking_a_radio_is_a_conflict(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/form.html")
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "uncheck", "selector": "#free"})
+    assert res.status_code == 409
+    assert res.json()["code"] == "cannot_uncheck_radio"
+    assert js(http, tab, "document.getElementById('free').checked") is True

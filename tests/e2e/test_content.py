@@ -367,3 +367,15 @@ def test_wait_timeout_is_capped_at_30s(long_wait: LongWait | None) -> None:
     assert result["body"]["present"] is False
     assert 30000 <= result["body"]["elapsedMs"] < 31500
     assert result["seconds"] < 33
+
+
+def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab: str, pages: str) -> None:
+    import time as _time
+
+    open_page(http, tab, f"{pages}/login.html")
+    start = _time.monotonic()
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "while (true) {}"})
+    assert res.status_code == 504, res.text
+    assert res.json()["code"] == "evaluate_timeout"
+    assert _time.monotonic() - start < 25
+    assert js(http, tab, "document.title") == "Login"

@@ -58,3 +58,11 @@ def test_unknown_tab_is_404(http: httpx.Client) -> None:
     res = http.post("/tabs/DOESNOTEXIST/navigate", json={"url": "about:blank"})
     assert res.status_code == 404
     assert res.json()["code"] == "tab_not_found"
+
+
+def test_failed_navigation_in_a_new_tab_names_the_tab(http: httpx.Client, pages: str) -> None:
+    res = http.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True, "waitSelector": "#never", "timeout": 300})
+    assert res.status_code == 504
+    tab_id = res.json()["tabId"]
+    assert tab_id in {t["id"] for t in http.get("/tabs").json()["tabs"]}
+    http.post(f"/tabs/{tab_id}/close")

@@ -387,3 +387,22 @@ def test_tab_list_title_is_the_document_title(http: httpx.Client, tab: str, page
     assert listed() == {"id": tab, "url": "about:blank", "title": "", "type": "page"}
     open_page(http, tab, f"{pages}/login.html")
     assert listed()["title"] == "Login" == snap(http, tab)["title"]
+
+
+def test_diff_compares_with_the_last_snapshot_of_the_same_kind(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    snap(http, tab, filter="interactive")
+    snap(http, tab)  # a full snapshot in between must not be what the next interactive diff sees
+    diff = snap(http, tab, filter="interactive", diff="true")
+    assert diff["added"] == [] and diff["removed"] == [] and diff["changed"] == []
+
+
+def test_clickable_divs_are_labelled_clickable_not_generic(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    js(http, tab, "(() => { const d = document.createElement('div'); d.setAttribute('onclick', 'this.textContent=\"done\"');"
+                  " d.textContent = 'Open menu'; document.body.appendChild(d); return 1; })()")
+    nodes = snap(http, tab, filter="interactive")["nodes"]
+    node = next(n for n in nodes if n["name"] == "Open menu")
+    assert node["role"] == "clickable"
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": node["ref"]}).status_code == 200
+    assert "done" in js(http, tab, "document.body.innerText")

@@ -183,7 +183,7 @@ SELECT_JS = r"""function (wanted) {
 CHECKED_JS = r"""function () {
   const el = this;
   if (!el.isConnected) return { stale: true };
-  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked };
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { checked: el.checked, radio: el.type === 'radio' };
   const a = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
   if (a === null) return { uncheckable: el.localName };
   return { checked: a === 'true' };
@@ -336,6 +336,9 @@ async def _do(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any] | 
         if "uncheckable" in res:
             raise BadRequest(f"element {target.label} is not a checkbox, radio or switch", "not_checkable")
         if res["checked"] != want:
+            if not want and res.get("radio"):
+                raise Conflict(f"{target.label} is a radio button: it cannot be unchecked; check another option of its group",
+                               "cannot_uncheck_radio")
             x, y = await _point(tab, target, check_disabled=True)
             await _mouse(tab, x, y, 1)
             res = await _on_node(tab, target, CHECKED_JS)

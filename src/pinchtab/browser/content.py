@@ -8,12 +8,14 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.errors import BadRequest, PageScriptError
+from pinchtab.cdp import CDPError
+from pinchtab.errors import BadRequest, PageScriptError, Timeout
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
 
 POLL_INTERVAL = 0.1
+EVALUATE_TIMEOUT_MS = 10000
 
 # Main content first: <main>, role=main, the <article> with most text, else <body> minus chrome.
 READABLE_JS = r"""(raw) => {
@@ -85,8 +87,6 @@ async def pdf(
     params: dict[str, Any] = {"landscape": landscape, "scale": scale, "printBackground": print_background}
     if page_ranges:
         params["pageRanges"] = page_ranges
-    from pinchtab.cdp import CDPError
-
     try:
         res = await tab.send("Page.printToPDF", params)
     except CDPError as exc:
@@ -104,10 +104,17 @@ async def evaluate(tab: "Tab", expression: str) -> Any:
     """Evaluate in the page's own world (the agent asked for the page's globals)."""
     # By reference first, then by value: asking for the value at once fails the whole call
     # (after the expression ran) for window, a cyclic object or a symbol.
-    res = await tab.send(
-        "Runtime.evaluate",
-        {"expression": expression, "awaitPromise": True, "userGesture": True},
-    )
+    started = time.monotonic()
+    try:
+        res = await tab.send(
+            "Runtime.evaluate",
+            # Chromium terminates a script that runs longer (while(true){} would hang the tab).
+            {"expression": expression, "awaitPromise": True, "userGesture": True, "timeout": EVALUATE_TIMEOUT_MS},
+        )
+    except CDPError as exc:
+        if time.monotonic() - started >= EVALUATE_TIMEOUT_MS / 1000 * 0.9:
+            raise Timeout(f"the expression ran for {EVALUATE_TIMEOUT_MS // 1000} s and was stopped", "evaluate_timeout") from exc
+        raise
     details = res.get("exceptionDetails")
     if details:
         exc = details.get("exception") or {}
@@ -131,8 +138,6 @@ async def _json_value(tab: "Tab", obj: dict[str, Any]) -> Any:
         return None
     object_id = obj.get("objectId")
     if object_id and obj.get("type") == "object" and obj.get("subtype") not in _DESCRIBED:
-        from pinchtab.cdp import CDPError
-
         try:
             res = await tab.send("Runtime.callFunctionOn", {
                 "objectId": object_id, "functionDeclaration": "function () { return this; }", "returnByValue": True,
@@ -169,8 +174,6 @@ async def set_cookies(tab: "Tab", url: str | None, cookies: list[dict[str, Any]]
                 raise BadRequest("cookies need a url or domain (the tab shows no http(s) page)", "cookie_url_required")
             cookie["url"] = url
         prepared.append(cookie)
-    from pinchtab.cdp import CDPError
-
     try:
         await tab.send("Network.setCookies", {"cookies": prepared})
     except CDPError as exc:

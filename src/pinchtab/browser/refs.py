@@ -17,15 +17,23 @@ class RefCache:
 
     def __init__(self) -> None:
         self.snapshot: Snapshot | None = None
-        self.previous: Snapshot | None = None
+        # The last snapshot of each kind (filter, selector), which a diff compares against:
+        # an interactive diff after a full snapshot must not report every text node as removed.
+        self._last_of_kind: dict[tuple[bool, str | None], Snapshot] = {}
         self._by_ref: dict[str, Node] = {}
         self._index: ElementIndex | None = None
 
-    def replace(self, snapshot: Snapshot) -> None:
-        self.previous = self.snapshot
+    def replace(self, snapshot: Snapshot) -> Snapshot | None:
+        """Make ``snapshot`` current; answers the previous snapshot of the same kind."""
+        kind = (snapshot.interactive_only, snapshot.selector)
+        previous = self._last_of_kind.get(kind)
+        if len(self._last_of_kind) >= 8 and kind not in self._last_of_kind:
+            self._last_of_kind.pop(next(iter(self._last_of_kind)))
+        self._last_of_kind[kind] = snapshot
         self.snapshot = snapshot
         self._by_ref = {n.ref: n for n in snapshot.nodes}
         self._index = None
+        return previous
 
     def __contains__(self, ref: str) -> bool:
         return ref in self._by_ref

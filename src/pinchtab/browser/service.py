@@ -47,8 +47,7 @@ class BrowserService:
         tab = await self.browser.new_tab()
         if target is None:
             return {"tabId": tab.id, "url": "about:blank", "title": ""}
-        async with self.browser.use_tab(tab.id) as t:
-            return await t.navigate(target, timeout_ms=self.nav_timeout_ms)
+        return await self.navigate(target, tab_id=tab.id)
 
     async def focus_tab(self, tab_id: str | None) -> dict[str, Any]:
         if not tab_id:
@@ -78,16 +77,20 @@ class BrowserService:
         if new_tab:
             tab_id = (await self.browser.new_tab()).id
         async with self.browser.use_tab(tab_id, create=True) as tab:
-            result = await tab.navigate(
-                target,
-                timeout_ms=timeout or self.nav_timeout_ms,
-                wait_for=wait_for,
-                wait_selector=wait_selector,
-                block_images=block_images,
-                block_media=block_media,
-            )
             self.browser.current_id = tab.id
-            return result
+            try:
+                return await tab.navigate(
+                    target,
+                    timeout_ms=timeout or self.nav_timeout_ms,
+                    wait_for=wait_for,
+                    wait_selector=wait_selector,
+                    block_images=block_images,
+                    block_media=block_media,
+                )
+            except PinchtabError as exc:
+                # The tab exists (it may even be new): say which, so it can be used or closed.
+                exc.extra.setdefault("tabId", tab.id)
+                raise
 
     async def history(self, tab_id: str | None, delta: int) -> dict[str, str]:
         async with self.browser.use_tab(tab_id) as tab:
@@ -113,8 +116,7 @@ class BrowserService:
     ) -> dict[str, Any] | str:
         async with self.browser.use_tab(tab_id) as tab:
             snap = await snapshot.capture(tab, interactive=interactive, selector=selector, depth=depth)
-            previous = tab.refs.snapshot
-            tab.refs.replace(snap)
+            previous = tab.refs.replace(snap)
         if diff:
             changes = formatting.diff_snapshots(previous, snap)
             return formatting.render_diff(snap, changes, fmt, max_tokens=max_tokens)

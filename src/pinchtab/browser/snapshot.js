@@ -144,7 +144,8 @@
       if (keep) {
         let name = clip(el.computedName || '');
         if (clickable) {
-          role = role || 'generic';
+          // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
+          role = 'clickable';
           if (!name) name = clip(el.innerText || '');
         }
         rec = emit(el, role, name, depth, ctx);

@@ -20,7 +20,7 @@ WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_tex
 
 INTERACTIVE_ROLES = frozenset(
     "button link textbox searchbox checkbox radio combobox listbox menuitem menuitemcheckbox "
-    "menuitemradio option slider spinbutton switch tab treeitem".split()
+    "menuitemradio option slider spinbutton switch tab treeitem clickable".split()
 )
 
 _SERIALIZATION = {

@@ -218,7 +218,13 @@ class Tab:
         return res["result"].get("value")
 
     async def resolve_node(self, backend_id: int) -> str:
-        res = await self.send("DOM.resolveNode", {"backendNodeId": backend_id, "objectGroup": WORLD_NAME})
+        """A handle on the node in pinchtab's isolated world (page scripts that patch focus or
+        scrollIntoView cannot interfere); nodes of iframes live in their frame's main world."""
+        params: dict[str, Any] = {"backendNodeId": backend_id, "objectGroup": WORLD_NAME}
+        try:
+            res = await self.send("DOM.resolveNode", {**params, "executionContextId": await self.world()})
+        except CDPError:
+            res = await self.send("DOM.resolveNode", params)
         return res["object"]["objectId"]
 
     async def _release(self, object_id: str) -> None:
