@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from pinchtab.find import ElementIndex, IntentCache, classify_error, find, rematch  # noqa: E402
 
-DEFAULT_CORPUS = Path("/work/shared/find-corpus")
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "find-corpus"
 
 
 def load_pages(corpus: Path):

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from pinchtab.find import ElementIndex, find  # noqa: E402
 from pinchtab.find import lexical, query  # noqa: E402
 
-CORPUS = Path("/work/shared/find-corpus")
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "find-corpus"
 FILLER = (
     "alpha beta gamma delta report invoice order customer project account profile message thread channel "
     "document file folder image video review rating price total summary details settings billing payment "

@@ -9,7 +9,7 @@ import pytest
 
 from pinchtab.find import ERROR_TYPES, ElementIndex, IntentCache, classify_error, rematch
 
-SHARED = Path("/work/shared/find-corpus")
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "find-corpus"
 
 # The classification cases of the shared corpus, inline so the tests do not depend on it.
 CLASSIFICATION = [

@@ -1,6 +1,6 @@
 """Semantic ``find``: locate snapshot elements by natural-language description.
 
-Pipeline (see ``/work/shared/spec/find-architecture.md``)::
+Pipeline (see ``shared/spec/find-architecture.md``)::
 
     snapshot elements -> descriptors -> lexical matcher  \\
                                      -> hashing embedder  -> combined score -> best ref

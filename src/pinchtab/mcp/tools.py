@@ -1,4 +1,4 @@
-"""The 21 MCP tools (``/work/shared/spec/mcp-tools.md``), one ``ToolDef`` each.
+"""The 21 MCP tools (``shared/spec/mcp-tools.md``), one ``ToolDef`` each.
 
 A ``ToolDef`` is the single definition of a tool: its name, description and parameters drive
 both the JSON schema shown to the model and the argument validation (``mcp.server`` builds both
