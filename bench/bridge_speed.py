@@ -14,38 +14,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
-import http.server
 import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ROOT / "tests" / "fixtures" / "pages"
+sys.path.insert(0, str(ROOT))
 
-
-def serve_pages() -> str:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PAGES)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.fixtures.harness import free_port, serve, wait_healthy  # noqa: E402
 
 
 def median_ms(fn, runs: int, warmup: int = 2) -> float:
@@ -101,7 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
-    pages = serve_pages()
+    pages, _ = serve()
 
     starts = [asyncio.run(start_to_first_snapshot(pages)) for _ in range(5)]
     print("## Start")
@@ -114,17 +95,8 @@ def main() -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
+        wait_healthy(f"http://127.0.0.1:{port}", proc, timeout=30)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if c.get("/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit("bridge did not start")
-                time.sleep(0.1)
             runs = args.runs
             print(f"\n## Through HTTP (median of {runs})")
             nav = median_ms(lambda: c.post("/navigate", json={"url": f"{pages}/login.html"}).raise_for_status(), runs)

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
-import http.server
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,24 +24,9 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ROOT / "tests" / "fixtures" / "pages"
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-def serve_pages() -> str:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PAGES)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}"
+from tests.fixtures.harness import free_port, serve, wait_healthy  # noqa: E402
 
 
 def start_bridge() -> tuple[subprocess.Popen[bytes], str]:
@@ -53,22 +34,16 @@ def start_bridge() -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "bridge", "--port", str(port)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"bridge exited with {proc.returncode}")
-        time.sleep(0.1)
-    proc.terminate()
-    raise SystemExit("bridge did not start")
+    try:
+        wait_healthy(url, proc, timeout=60)
+    except RuntimeError as exc:
+        proc.terminate()
+        raise SystemExit(str(exc)) from None
+    return proc, url
 
 
 async def run(rounds: int) -> None:
-    pages = serve_pages()
+    pages, _ = serve()
     bridge, url = start_bridge()
     try:
         async with httpx.AsyncClient(base_url=url, timeout=60) as http:

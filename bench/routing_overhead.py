@@ -10,40 +10,22 @@ server; prints medians, p90s and the added milliseconds per route.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-PAGES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "pages"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-def serve_pages() -> str:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PAGES)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{httpd.server_address[1]}"
+from tests.fixtures.harness import free_port, serve, wait_healthy  # noqa: E402
 
 
 def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -55,21 +37,15 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     }))
     env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
     env["PINCHTAB_CONFIG"] = str(cfg)
-    proc = subprocess.Popen([sys.executable, "-c", "from pinchtab.cli import main; main()", "server"],
+    proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "server"],
                             env=env, stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "wb"))
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited: {(tmp / 'server.log').read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{url}/health", trust_env=False).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("server did not start")
+    try:
+        wait_healthy(url, proc, timeout=90)
+    except RuntimeError:
+        proc.kill()
+        raise SystemExit(f"server did not start: {(tmp / 'server.log').read_text()[-2000:]}") from None
+    return proc, url
 
 
 def measure(clients: dict[str, httpx.Client], method: str, path: str, body: Any, runs: int) -> dict[str, list[float]]:
@@ -97,7 +73,7 @@ def main() -> None:
     ap.add_argument("--page", default="login.html", help="fixture page to load (e.g. large.html)")
     args = ap.parse_args()
 
-    pages = serve_pages()
+    pages, _ = serve()
     with tempfile.TemporaryDirectory(prefix="pinchtab-bench-") as tmp:
         proc, url = start_server(Path(tmp))
         try:

@@ -7,44 +7,23 @@ test session; each test that needs a clean page opens its own tab.
 from __future__ import annotations
 
 import asyncio
-import functools
-import http.server as http_server
-import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-PAGES = Path(__file__).parent / "fixtures" / "pages"
+from tests.fixtures.harness import PAGES, free_port, serve
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _QuietHandler(http_server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
 
 
 @pytest.fixture(scope="session")
 def pages() -> Iterator[str]:
     """Base URL of the fixture pages (tests/fixtures/pages) on 127.0.0.1."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES))
-    server = http_server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    url, server = serve(PAGES)
+    yield url
     server.shutdown()
 
 
