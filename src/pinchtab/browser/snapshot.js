@@ -23,6 +23,10 @@
   const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'slider', 'spinbutton']);
   const CHECK_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
   const NAME_MAX = 150;
+  const ITEM_MAX = 80;
+  // input types that say what a field holds ("departure date" is the date input)
+  const TYPED_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'email', 'tel', 'url',
+    'password', 'file', 'color', 'number']);
   const interactiveOnly = !!opts.interactive;
   const maxDepth = opts.depth == null ? Infinity : opts.depth;
 
@@ -39,11 +43,60 @@
     return s.length > NAME_MAX ? s.slice(0, NAME_MAX - 1) + '\u2026' : s;
   };
 
+  // Text of an element with spaces between its text nodes (textContent glues table cells
+  // together: "#1002Jun 3Bilal"), read only up to about max characters.
+  function textOf(el, max) {
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let out = '';
+    for (let t = walker.nextNode(); t && out.length < max; t = walker.nextNode()) {
+      const p = t.parentNode && t.parentNode.localName;
+      if (p === 'script' || p === 'style') continue;
+      const s = t.data.trim();
+      if (s) out += (out ? ' ' : '') + s;
+    }
+    return clip(out).slice(0, max);
+  }
+
+  // A repeated item: an element next to a sibling of the same tag and class (a mail row, a
+  // comment, a product card, a settings row). Its text tells which item a button belongs to
+  // ("reply to Gary", "edit for Alice"); read lazily, for items that hold an emitted node.
+  // Inline elements and class-less layout wrappers next to each other are not items.
+  const NOT_ITEM = new Set(['span', 'a', 'b', 'i', 'em', 'strong', 'small', 'label', 'button', 'code', 'kbd',
+    'abbr', 'sup', 'sub', 'img', 'svg', 'input', 'select', 'textarea', 'option', 'br', 'hr', 'td', 'th',
+    'script', 'style', 'template', 'slot']);
+  const PLAIN_ITEM = new Set(['li', 'tr', 'article', 'details', 'dd', 'figure']);
+  function sameKind(a, b) {
+    if (!b || a.localName !== b.localName || NOT_ITEM.has(a.localName)) return false;
+    const ca = a.getAttribute('class') || '';
+    if (ca !== (b.getAttribute('class') || '')) return false;
+    if (ca) return true;
+    const ra = a.getAttribute('role');
+    return PLAIN_ITEM.has(a.localName) || (!!ra && ra === b.getAttribute('role'));
+  }
+  function itemText(item) {
+    if (item.text === null) item.text = textOf(item.el, ITEM_MAX);
+    return item.text;
+  }
+  function itemFor(name, ctx) {
+    // an empty item (a table cell around a checkbox) defers to the item around it; one that
+    // says no more than the node's own name or its parent means the node is the item itself
+    for (let it = ctx.item, k = 0; it && k < 3; it = it.up, k++) {
+      const t = itemText(it);
+      if (!t) continue;
+      return t === ctx.parent || name.includes(t) ? '' : t;
+    }
+    return '';
+  }
+
   function emit(node, role, name, depth, ctx) {
     const d = { r: role, n: name, d: depth };
     if (ctx.section) d.s = ctx.section;
     if (ctx.parent) d.p = ctx.parent;
     if (lastHeading && role !== 'heading') d.h = lastHeading;
+    if (ctx.item && (INTERACTIVE.has(role) || role === 'generic')) {
+      const it = itemFor(name, ctx);
+      if (it) d.i = it;
+    }
     data.push(d);
     elements.push(node);
     return d;
@@ -51,6 +104,7 @@
 
   function describe(el, role, d) {
     const tag = el.localName;
+    if (tag === 'input' && TYPED_INPUTS.has(el.type)) d.ty = el.type;
     if (VALUE_ROLES.has(role)) {
       let v = null;
       if (tag === 'input' || tag === 'textarea') {
@@ -156,11 +210,15 @@
       if (CONTAINER.has(role) || role in LANDMARK) {
         // A table row's name is empty; its cells' text says which row a button belongs to.
         let label = clip(el.computedName || '');
-        if (!label && role === 'row') label = clip(el.textContent || '').slice(0, 80);
+        if (!label && role === 'row') label = textOf(el, ITEM_MAX);
         const landmark = LANDMARK[role];
-        childCtx = { section: ctx.section, parent: label || ctx.parent, quiet: ctx.quiet };
+        childCtx = { section: ctx.section, parent: label || ctx.parent, quiet: ctx.quiet, item: ctx.item };
         if (landmark !== undefined && (label || landmark)) childCtx.section = label || landmark;
       }
+    }
+    if (sameKind(el, el.previousElementSibling) || sameKind(el, el.nextElementSibling)) {
+      if (childCtx === ctx) childCtx = Object.assign({}, ctx);
+      childCtx.item = { el: el, text: null, up: ctx.item };
     }
     // Text of a label names its control, and text of a visibility:hidden element is not shown.
     // (nor is the text of an editable field, which its value already shows)

@@ -50,6 +50,8 @@ class Node:
     section: str | None = None
     parent: str | None = None
     heading: str | None = None
+    item: str | None = None        # text of the repeated item (mail row, comment, card) around it
+    input_type: str | None = None  # type of a typed <input> (date, email, password...)
 
     @property
     def interactive(self) -> bool:
@@ -84,10 +86,12 @@ class Node:
         """The element dict ``pinchtab.find`` matches against."""
         el: dict[str, Any] = {"ref": self.ref, "role": self.role, "name": self.name,
                               "interactive": self.interactive, "depth": self.depth}
-        for key in ("value", "placeholder", "description", "section", "parent", "heading"):
+        for key in ("value", "placeholder", "description", "section", "parent", "heading", "item"):
             v = getattr(self, key)
             if v:
                 el[key] = v
+        if self.input_type:
+            el["type"] = self.input_type
         if self.checked is not None:
             el["checked"] = self.checked
         if self.expanded is not None:
@@ -136,6 +140,8 @@ def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
         section=rec.get("s"),
         parent=rec.get("p"),
         heading=rec.get("h"),
+        item=rec.get("i"),
+        input_type=rec.get("ty"),
     )
 
 

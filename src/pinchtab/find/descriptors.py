@@ -76,6 +76,7 @@ class ElementDescriptor:
     parent_ref: str = ""                 # parent ref when the snapshot gave one
     section: str = ""
     heading: str = ""                    # nearest preceding heading, if the snapshot gives it
+    item: str = ""                       # text of the repeated item around it (mail row, comment, card)
     ancestors: tuple[str, ...] = ()      # names of further ancestors, nearest first
     ancestor_roles: tuple[str, ...] = () # roles of ancestors (parent first)
     column: str = ""                     # column header, for table cells
@@ -111,6 +112,8 @@ class ElementDescriptor:
             parts.append(f"section: {self.section}")
         if self.heading and self.heading not in (self.parent, self.section):
             parts.append(f"heading: {self.heading}")
+        if self.item:
+            parts.append(f"item: {self.item}")
         return " | ".join(parts)
 
     @property
@@ -131,7 +134,7 @@ class ElementDescriptor:
 
     def to_dict(self) -> dict[str, Any]:
         d = {"ref": self.ref, "role": self.role, "name": self.name}
-        for k in ("value", "label", "placeholder", "description", "parent", "section", "heading", "column"):
+        for k in ("value", "label", "placeholder", "description", "parent", "section", "heading", "item", "column"):
             v = getattr(self, k)
             if v:
                 d[k] = v
@@ -266,6 +269,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
                 parent_ref=pref,
                 section=section,
                 heading=_s(e.get("heading")),
+                item=_s(e.get("item")),
                 ancestors=further,
                 ancestor_roles=tuple(anc_roles),
                 column=column,

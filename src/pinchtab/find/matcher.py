@@ -79,6 +79,7 @@ X_PARENT = 1.0
 X_SECTION = 0.9
 X_ANCESTOR = 0.8
 X_HEADING = 0.75
+X_ITEM = 0.9
 X_ANCESTOR_ROLE = 0.8
 # how much a context match counts for an ordinary term / own-text match for a context term
 CONTEXT_FACTOR = 0.55
@@ -86,6 +87,7 @@ CONTEXT_FACTOR = 0.55
 CTX_EMB_PARENT = 0.6
 CTX_EMB_SECTION = 0.45
 CTX_EMB_ANCESTOR = 0.35
+CTX_EMB_ITEM = 0.5
 CONTEXT_LEAK = 0.25
 
 CTX_OWN_FACTOR = 0.85
@@ -305,6 +307,9 @@ class ElementIndex:
             if d.heading and d.heading != d.primary:
                 post(context, analyze_text(d.heading), i, X_HEADING)
                 emb.add_text(xacc, d.heading, CTX_EMB_ANCESTOR)
+            if d.item:
+                post(context, analyze_text(d.item), i, X_ITEM)
+                emb.add_text(xacc, d.item, CTX_EMB_ITEM)
             for a in d.ancestors[:4]:
                 post(context, analyze_text(a), i, X_ANCESTOR)
                 emb.add_text(xacc, a, CTX_EMB_ANCESTOR)
