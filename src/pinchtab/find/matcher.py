@@ -91,6 +91,11 @@ CTX_EMB_ITEM = 0.5
 CONTEXT_LEAK = 0.25
 
 CTX_OWN_FACTOR = 0.85
+# context matches of an element whose own name holds the query's leading verb ("refund" of
+# "refund Chen Wei" on a Refund button, "Chen Wei" in its row)
+LEAD_VERB_CONTEXT = 0.85
+# an action verb ("refund", "turn on", "select") makes static text, cells and headings less likely
+ACTION_NON_INTERACTIVE = 0.85
 
 Q_COMPOUND = 0.95
 Q_TYPO1 = 0.8
@@ -228,6 +233,7 @@ class ElementIndex:
         pairs: set[tuple[str, str]] = set()
         n_name = np.ones(n, dtype=_F32)
         prior = np.ones(n, dtype=_F32)
+        static = np.zeros(n, dtype=bool)
         role_ids = np.zeros(n, dtype=np.int32)
         role_index: dict[str, int] = {"": 0}
         geom = np.full((n, 4), np.nan, dtype=_F32)
@@ -337,6 +343,7 @@ class ElementIndex:
             else:
                 p = UNKNOWN_ROLE_PRIOR if not d.interactive else 1.0
             prior[i] = p
+            static[i] = role not in vocab.INTERACTIVE_ROLES and not d.interactive
             g = d.geometry
             if g is not None:
                 geom[i] = g
@@ -361,6 +368,7 @@ class ElementIndex:
         self._pairs = pairs
         self._n_name = n_name
         self._prior = prior
+        self._static = static
         self._role_ids = role_ids
         self._role_index = role_index
         self._geom = geom
@@ -727,7 +735,7 @@ class ElementIndex:
 
     # ------------------------------------------------------------------ scoring
     def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *,
-                 hints: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 hints: dict[str, float] | None = None, lead: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Lexical score vector and each element's prior (lifted where a role word asked for its role).
 
         All terms are scored at once: their strengths go into one (terms x elements) matrix
@@ -769,6 +777,15 @@ class ElementIndex:
             xi = np.concatenate(x_idx)
             xv = np.concatenate(x_val) * np.repeat(np.array([f for f, _ in x_fac], dtype=_F32), [m for _, m in x_fac])
             flat[xi] = np.maximum(flat[xi], xv)
+        if lead is not None and lead < T and tvs[lead].c_rows.size:
+            lrows = tvs[lead].c_rows[tvs[lead].c_vals >= 0.6]
+            for k, (t, tv) in enumerate(zip(terms, tvs)):
+                if k == lead or t.role or t.ctx or t.container or not tv.x_rows.size or not lrows.size:
+                    continue
+                m = np.isin(tv.x_rows, lrows)
+                if m.any():
+                    r = tv.x_rows[m]
+                    S[k, r] = np.maximum(S[k, r], tv.x_vals[m] * LEAD_VERB_CONTEXT)
         role_ok = None
         for k, rw in role_terms:
             # a role word describes the target itself: its role, or its own text ("menu")
@@ -793,7 +810,11 @@ class ElementIndex:
             lex = qcov * (0.8 + 0.2 * (np.minimum(hits, self._n_name) / self._n_name))
         else:
             lex = qcov * 0.8
-        prior = self._prior if role_ok is None else np.where(role_ok > 0, np.maximum(self._prior, 1.0), self._prior)
+        prior = self._prior
+        if hints:
+            prior = np.where(self._static, prior * ACTION_NON_INTERACTIVE, prior).astype(_F32)
+        if role_ok is not None:
+            prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior)
         return lex.astype(_F32, copy=False), prior
 
     def _match_strength(self, terms: Sequence[Term]) -> np.ndarray:
@@ -909,7 +930,7 @@ class ElementIndex:
             return self._result([], threshold, t0, 0, explain)
         plan = self._plan(query.strip())
         pq = plan.parsed
-        lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints)
+        lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints, lead=pq.lead_verb)
         q_own, q_ctx, a = plan.qvec
         emb = self._matrix @ q_own
         if a < 1.0:

@@ -78,6 +78,7 @@ class ParsedQuery:
     relation: tuple[str, list[Term]] | None = None
     verb_hints: dict[str, float] = field(default_factory=dict)
     role_terms: tuple[str, ...] = ()
+    lead_verb: int | None = None  # index in terms of the verb the query opens with ("refund Chen Wei")
 
     @property
     def has_content(self) -> bool:
@@ -251,6 +252,10 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
         for r, s in vocab.VERB_ROLE_HINTS["enable"].items():
             hints[r] = max(hints.get(r, 0.0), s)
     pq.verb_hints = hints
+    if len(terms) > 1 and terms[0].unit is main[0][0] and not terms[0].ctx and not terms[0].role:
+        # "refund Chen Wei", "select flight SL 112": the first word names the control, the
+        # rest often the row or item it sits in
+        pq.lead_verb = 0
     return pq
 
 
