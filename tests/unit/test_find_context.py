@@ -62,3 +62,9 @@ def test_input_type_names_a_field() -> None:
         {"ref": "e2", "role": "textbox", "name": "Depart", "type": "date"},
     ]
     assert ElementIndex(els).find("departure date")["best_ref"] == "e2"
+
+
+def test_modal_dialog_flag_reaches_find_only() -> None:
+    node = Node(ref="e2", role="dialog", name="We value your privacy", depth=0, backend_id=3, modal=True)
+    assert node.to_element()["modal"] is True
+    assert "modal" not in node.to_json()

@@ -48,3 +48,31 @@ def test_a_role_word_still_asks_for_a_static_role() -> None:
         {"ref": "e1", "role": "button", "name": "Retry", "parent": "INV-1004 Maya Chen $320.00 Payment failed"},
     ]
     assert find("open failed payment row", rows)["best_ref"] == "e0"
+
+
+CONSENT = [
+    {"ref": "e0", "role": "link", "name": "Cookie settings", "section": "Footer", "depth": 1},
+    {"ref": "e1", "role": "link", "name": "Privacy notice", "section": "Footer", "depth": 1},
+    {"ref": "e2", "role": "dialog", "name": "We value your privacy", "modal": True, "depth": 0},
+    {"ref": "e3", "role": "button", "name": "Close", "depth": 1, "section": "We value your privacy",
+     "item": "We value your privacy We and our partners use cookies to personalise content"},
+    {"ref": "e4", "role": "link", "name": "Read our privacy notice", "depth": 1, "section": "We value your privacy"},
+    {"ref": "e5", "role": "button", "name": "Manage cookie preferences", "depth": 1, "section": "We value your privacy"},
+    {"ref": "e6", "role": "link", "name": "Careers", "depth": 0},
+]
+
+
+def test_dialog_content_is_known_from_depth_or_section() -> None:
+    from pinchtab.find import build_descriptors
+
+    ds = build_descriptors(CONSENT)
+    assert [d.in_modal for d in ds] == [False, False, True, True, True, True, False]
+    by_name = [dict(e, depth=None) for e in CONSENT]  # no depths: the section names the dialog
+    assert [d.in_dialog for d in build_descriptors(by_name)][3:6] == [True, True, True]
+
+
+def test_an_open_modal_is_preferred_unless_the_query_places_the_target() -> None:
+    assert find("privacy notice", CONSENT)["best_ref"] == "e4"
+    assert find("privacy notice in the footer", CONSENT)["best_ref"] == "e1"
+    assert find("dismiss the cookie popup", CONSENT)["best_ref"] == "e3"
+    assert find("cookie settings", CONSENT)["best_ref"] == "e5"

@@ -137,6 +137,9 @@
     if (sel === 'true') d.sl = true;
     else if (tag === 'option' && el.selected) d.sl = true;
     if (el.getAttribute('aria-required') === 'true' || el.required) d.rq = true;
+    // a modal dialog: the page behind it cannot be used while it is open (find prefers its content)
+    if ((role === 'dialog' || role === 'alertdialog') &&
+        (el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')))) d.m = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
   }
@@ -216,7 +219,9 @@
         if (landmark !== undefined && (label || landmark)) childCtx.section = label || landmark;
       }
     }
-    if (sameKind(el, el.previousElementSibling) || sameKind(el, el.nextElementSibling)) {
+    // ... and a dialog's opening text says what its buttons are about ("cookie banner")
+    if (role === 'dialog' || role === 'alertdialog' ||
+        sameKind(el, el.previousElementSibling) || sameKind(el, el.nextElementSibling)) {
       if (childCtx === ctx) childCtx = Object.assign({}, ctx);
       childCtx.item = { el: el, text: null, up: ctx.item };
     }

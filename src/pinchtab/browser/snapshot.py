@@ -52,6 +52,7 @@ class Node:
     heading: str | None = None
     item: str | None = None        # text of the repeated item (mail row, comment, card) around it
     input_type: str | None = None  # type of a typed <input> (date, email, password...)
+    modal: bool = False            # a modal dialog (aria-modal or <dialog> opened with showModal)
 
     @property
     def interactive(self) -> bool:
@@ -98,6 +99,8 @@ class Node:
             el["expanded"] = self.expanded
         if self.disabled:
             el["disabled"] = True
+        if self.modal:
+            el["modal"] = True
         return el
 
     def state(self) -> tuple[Any, ...]:
@@ -142,6 +145,7 @@ def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
         heading=rec.get("h"),
         item=rec.get("i"),
         input_type=rec.get("ty"),
+        modal=rec.get("m", False),
     )
 
 

@@ -83,6 +83,7 @@ class ElementDescriptor:
     interactive: bool | None = None
     disabled: bool = False
     in_dialog: bool = False
+    in_modal: bool = False               # inside (or is) a modal dialog
     index: int = 0                       # document order
     positional: Mapping[str, Any] | None = None
     states: Mapping[str, Any] = field(default_factory=dict)
@@ -187,6 +188,35 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
                 ]
                 break
 
+    # dialog content: with depths (the live snapshot), the dialog's subtree; otherwise the
+    # elements whose section/parent is the dialog's name (how the snapshot labels its content)
+    dialog_of: dict[int, bool] = {}   # row -> inside a modal dialog?
+    dialog_names: dict[str, bool] = {}
+    for i, e in enumerate(raw):
+        if _s(e.get("role")).lower() not in ("dialog", "alertdialog"):
+            continue
+        modal = bool(_b(e.get("modal")))
+        dialog_of[i] = modal
+        d0 = e.get("depth")
+        if isinstance(d0, int) and not isinstance(d0, bool):
+            j = i + 1
+            while j < len(raw):
+                dj = raw[j].get("depth")
+                if not isinstance(dj, int) or dj <= d0:
+                    break
+                dialog_of[j] = dialog_of.get(j, False) or modal
+                j += 1
+        else:
+            nm = _s(e.get("name"))
+            if nm:
+                dialog_names[nm] = dialog_names.get(nm, False) or modal
+    if dialog_names:
+        for i, e in enumerate(raw):
+            for key in ("section", "parent"):
+                v = e.get(key)
+                if isinstance(v, str) and v in dialog_names and v not in by_ref:
+                    dialog_of[i] = dialog_of.get(i, False) or dialog_names[v]
+
     out: list[ElementDescriptor] = []
     for idx, e in enumerate(raw):
         ref = _s(e.get("ref"))
@@ -251,6 +281,8 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
         disabled = bool(_b(e.get("disabled"))) or bool(_b(e.get("aria_disabled")))
         if _b(e.get("modal")) and role.lower() in ("dialog", "alertdialog"):
             in_dialog = True
+        if idx in dialog_of:
+            in_dialog = True
         href = _s(e.get("href")) or _s(e.get("url"))
         out.append(
             ElementDescriptor(
@@ -276,6 +308,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
                 interactive=interactive,
                 disabled=disabled,
                 in_dialog=in_dialog,
+                in_modal=dialog_of.get(idx, False),
                 index=idx,
                 positional=pos,
                 states=states,

@@ -96,6 +96,9 @@ CTX_OWN_FACTOR = 0.85
 LEAD_VERB_CONTEXT = 0.85
 # an action verb ("refund", "turn on", "select") makes static text, cells and headings less likely
 ACTION_NON_INTERACTIVE = 0.85
+# while a modal dialog is open the page behind it cannot be used: its elements weigh less,
+# unless the query places the target itself ("privacy link in the footer")
+OUTSIDE_MODAL = 0.7
 
 Q_COMPOUND = 0.95
 Q_TYPO1 = 0.8
@@ -369,6 +372,8 @@ class ElementIndex:
         self._n_name = n_name
         self._prior = prior
         self._static = static
+        modal = np.fromiter((d.in_modal for d in self._desc), dtype=bool, count=n)
+        self._outside_modal = ~modal if modal.any() else None
         self._role_ids = role_ids
         self._role_index = role_index
         self._geom = geom
@@ -940,6 +945,8 @@ class ElementIndex:
         internal = max(0.05, 0.5 * threshold)
         keep = (lex >= internal) | (emb >= internal)
         score = np.where(keep, composite * prior, 0.0).astype(_F32)
+        if self._outside_modal is not None and not any(t.ctx or t.container for t in pq.terms):
+            score[self._outside_modal] *= OUTSIDE_MODAL
 
         # a specific identifier the page does not contain ("INV-1024") -> nothing really matches
         for t, tv in zip(pq.terms, plan.term_vecs):
