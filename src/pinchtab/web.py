@@ -31,7 +31,16 @@ def error_response(status: int, message: str, code: str, **extra: Any) -> FastJS
     return FastJSON({"error": message, "code": code, **extra}, status_code=status)
 
 
-def _describe_validation(exc: RequestValidationError) -> tuple[str, str]:
+def _required_fields(request: Request | None) -> list[str]:
+    """The required body fields of the route that was called (their JSON names)."""
+    route = request.scope.get("route") if request is not None else None
+    field = getattr(route, "body_field", None)
+    model = getattr(field, "type_", None) or getattr(getattr(field, "field_info", None), "annotation", None)
+    fields = getattr(model, "model_fields", None) or {}
+    return [f.alias or name for name, f in fields.items() if f.is_required()]
+
+
+def _describe_validation(exc: RequestValidationError, request: Request | None = None) -> tuple[str, str]:
     errors = exc.errors()
     if not errors:
         return "invalid request", "bad_request"
@@ -43,6 +52,10 @@ def _describe_validation(exc: RequestValidationError) -> tuple[str, str]:
     msg = first.get("msg", "invalid value")
     if first.get("type") == "missing":
         if not where:
+            # An empty body ({} too): name what it must hold.
+            required = _required_fields(request)
+            if required:
+                return f"{' and '.join(required)} {'is' if len(required) == 1 else 'are'} required", f"missing_{required[0]}"
             return "a JSON body is required", "missing_body"
         return f"{where} is required", f"missing_{loc[-1]}" if loc else "missing_field"
     if first.get("type") == "literal_error" and loc and loc[-1] == "kind":
@@ -59,7 +72,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
-        message, code = _describe_validation(exc)
+        message, code = _describe_validation(exc, request)
         return error_response(400, message, code)
 
     @app.exception_handler(StarletteHTTPException)

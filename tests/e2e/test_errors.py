@@ -66,7 +66,8 @@ def test_non_object_bodies(http: httpx.Client, tab: str, body: bytes) -> None:
 
 def test_missing_fields(http: httpx.Client, tab: str) -> None:
     assert_error(http.post(f"/tabs/{tab}/navigate", json={}), 400, "missing_url")
-    assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_body")
+    body = assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_url")  # no body: name the field
+    assert body["error"] == "url is required"
     assert_error(http.post(f"/tabs/{tab}/action", json={"ref": "e1"}), 400, "missing_kind")
     assert_error(http.post(f"/tabs/{tab}/actions", json={}), 400, "missing_actions")
     assert_error(http.post(f"/tabs/{tab}/evaluate", json={}), 400, "missing_expression")
@@ -489,3 +490,19 @@ def test_renderer_crash_is_reported_and_reload_recovers(pages: str) -> None:
         assert all(not alive(pid) for pid in old)
         assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
         assert client.post("/navigate", json={"url": f"{pages}/table.html"}).json()["title"] == "Team table"
+
+
+def test_find_errors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    missing = http.post(f"/tabs/{tab}/find", json={})
+    assert missing.status_code == 400 and "query" in missing.json()["error"]
+    empty = http.post(f"/tabs/{tab}/find", json={"query": ""})
+    assert empty.status_code == 400
+    bad_json = http.post(f"/tabs/{tab}/find", content=b"{nope", headers={"Content-Type": "application/json"})
+    assert bad_json.status_code == 400 and bad_json.json()["code"] == "invalid_json"
+    unknown = http.post("/tabs/NOSUCHTAB/find", json={"query": "login button"})
+    assert unknown.status_code == 404 and unknown.json()["code"] == "tab_not_found"
+    unknown_body = http.post("/find", json={"query": "login button", "tabId": "NOSUCHTAB"})
+    assert unknown_body.status_code == 404
+    ok = http.post("/find", json={"query": "log in button", "tabId": tab})
+    assert ok.status_code == 200 and ok.json()["matches"][0]["name"] == "Log in"

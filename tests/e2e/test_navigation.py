@@ -66,3 +66,12 @@ def test_failed_navigation_in_a_new_tab_names_the_tab(http: httpx.Client, pages:
     tab_id = res.json()["tabId"]
     assert tab_id in {t["id"] for t in http.get("/tabs").json()["tabs"]}
     http.post(f"/tabs/{tab_id}/close")
+
+
+def test_block_images_keeps_images_from_loading(http: httpx.Client, tab: str, pages: str) -> None:
+    page = f"{pages}/images.html"
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": page, "blockImages": True})
+    assert res.status_code == 200
+    assert js(http, tab, "document.getElementById('pic').naturalWidth") == 0
+    http.post(f"/tabs/{tab}/navigate", json={"url": page})
+    assert js(http, tab, "document.getElementById('pic').naturalWidth") == 2

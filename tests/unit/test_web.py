@@ -129,7 +129,8 @@ async def test_non_object_body(client: httpx.AsyncClient, body: bytes) -> None:
 
 
 async def test_missing_body_and_fields(client: httpx.AsyncClient) -> None:
-    assert_error(await client.post("/navigate"), 400, "missing_body")
+    body = assert_error(await client.post("/navigate"), 400, "missing_url")  # no body: name the field
+    assert body["error"] == "url is required"
     body = assert_error(await client.post("/navigate", json={"tabId": "x"}), 400, "missing_url")
     assert body["error"] == "url is required"
     assert_error(await client.post("/action", json={"ref": "e1"}), 400, "missing_kind")
