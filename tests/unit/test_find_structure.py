@@ -76,3 +76,49 @@ def test_an_open_modal_is_preferred_unless_the_query_places_the_target() -> None
     assert find("privacy notice in the footer", CONSENT)["best_ref"] == "e1"
     assert find("dismiss the cookie popup", CONSENT)["best_ref"] == "e3"
     assert find("cookie settings", CONSENT)["best_ref"] == "e5"
+
+
+FILTERS = [
+    {"ref": "e0", "role": "group", "name": "Stops"},
+    {"ref": "e1", "role": "checkbox", "name": "Nonstop", "parent": "Stops", "checked": True},
+    {"ref": "e2", "role": "checkbox", "name": "1 stop", "parent": "Stops", "checked": True},
+    {"ref": "e3", "role": "checkbox", "name": "2+ stops", "parent": "Stops", "checked": False},
+    {"ref": "e4", "role": "button", "name": "SDKs", "expanded": False},
+    {"ref": "e5", "role": "button", "name": "Guides", "expanded": True},
+]
+
+
+def test_state_adjectives_and_verbs() -> None:
+    pq = parse_query("the unchecked stops filter")
+    assert pq.states["checked"][0] is False
+    assert all(t.bonus for t in pq.terms if t.unit.text == "unchecked")
+    assert find("the unchecked stops filter", FILTERS)["best_ref"] == "e3"
+    assert find("checked stops box", FILTERS)["best_ref"] in ("e1", "e2")
+    assert parse_query("uncheck newsletter").states["checked"][0] is True
+    assert find("collapsed button", FILTERS)["best_ref"] == "e4"
+
+
+def test_a_state_word_alone_is_still_text() -> None:
+    assert parse_query("checked").states == {}
+
+
+def test_two_words_for_one_concept_count_once() -> None:
+    pq = parse_query("create a new channel")
+    assert [t.bonus for t in pq.terms] == [False, True, False]
+    chat = [
+        {"ref": "e0", "role": "button", "name": "New message"},
+        {"ref": "e1", "role": "button", "name": "+", "description": "Add channels"},
+    ]
+    assert find("create a new channel", chat)["best_ref"] == "e1"
+
+
+def test_a_specific_action_the_element_lacks_weighs_against_it() -> None:
+    assert parse_query("approve pull request").action_verb
+    assert not parse_query("open pull request").action_verb  # a generic verb
+    els = [
+        {"ref": "e0", "role": "link", "name": "Pull requests 12"},
+        {"ref": "e1", "role": "button", "name": "Approve", "parent": "Review pull request"},
+    ]
+    assert find("approve pull request", els)["best_ref"] == "e1"
+    # a verb-only match is fine: the object is implied
+    assert find("play video", [{"ref": "e0", "role": "button", "name": "Play"}])["best_ref"] == "e0"

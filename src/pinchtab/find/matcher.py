@@ -99,6 +99,8 @@ ACTION_NON_INTERACTIVE = 0.85
 # while a modal dialog is open the page behind it cannot be used: its elements weigh less,
 # unless the query places the target itself ("privacy link in the footer")
 OUTSIDE_MODAL = 0.7
+# "approve pull request": an element that lacks the query's specific action ("Pull requests")
+MISSING_ACTION = 0.8
 
 Q_COMPOUND = 0.95
 Q_TYPO1 = 0.8
@@ -405,6 +407,23 @@ class ElementIndex:
             elif "right" in ctx or "aside" in ctx:
                 hints[i, 0], hints[i, 1] = 0.1, 0.9
         self._pos_hints = hints
+
+    def _state(self, key: str) -> np.ndarray:
+        """Per element: 1/0 for the state ``key`` (checked, expanded, disabled...), -1 if it has none."""
+        v = self._roles_cache.get("state:" + key)
+        if v is None:
+            out = []
+            for d in self._desc:
+                if key == "disabled":
+                    out.append(1 if d.disabled else (0 if d.role.lower() in vocab.INTERACTIVE_ROLES else -1))
+                    continue
+                x = d.states.get(key)
+                if isinstance(x, str):
+                    x = {"true": True, "false": False, "mixed": True}.get(x.lower())
+                out.append(-1 if not isinstance(x, bool) else int(x))
+            v = np.array(out, dtype=np.int8)
+            self._roles_cache["state:" + key] = v
+        return v
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:
@@ -740,7 +759,8 @@ class ElementIndex:
 
     # ------------------------------------------------------------------ scoring
     def _lexical(self, terms: Sequence[Term], tvs: Sequence[_TermVec], *,
-                 hints: dict[str, float] | None = None, lead: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 hints: dict[str, float] | None = None, lead: int | None = None,
+                 action: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Lexical score vector and each element's prior (lifted where a role word asked for its role).
 
         All terms are scored at once: their strengths go into one (terms x elements) matrix
@@ -818,6 +838,13 @@ class ElementIndex:
         prior = self._prior
         if hints:
             prior = np.where(self._static, prior * ACTION_NON_INTERACTIVE, prior).astype(_F32)
+        if action and lead is not None and lead < T:
+            # the element matches the object but not the (specific) action the query asks for
+            # (an element that matches only the verb is fine: "play video" -> Play)
+            others = [k for k, t in enumerate(terms) if k != lead and not t.bonus and not t.role]
+            if others:
+                missing = (S[lead] <= 0) & (S[others].max(axis=0) > 0)
+                prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
         if role_ok is not None:
             prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior)
         return lex.astype(_F32, copy=False), prior
@@ -935,7 +962,8 @@ class ElementIndex:
             return self._result([], threshold, t0, 0, explain)
         plan = self._plan(query.strip())
         pq = plan.parsed
-        lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints, lead=pq.lead_verb)
+        lex, prior = self._lexical(pq.terms, plan.term_vecs, hints=pq.verb_hints, lead=pq.lead_verb,
+                                   action=pq.action_verb)
         q_own, q_ctx, a = plan.qvec
         emb = self._matrix @ q_own
         if a < 1.0:
@@ -947,6 +975,10 @@ class ElementIndex:
         score = np.where(keep, composite * prior, 0.0).astype(_F32)
         if self._outside_modal is not None and not any(t.ctx or t.container for t in pq.terms):
             score[self._outside_modal] *= OUTSIDE_MODAL
+        # states: "the unchecked stops filter", "uncheck X" (X is checked now)
+        for key, (want, factor) in pq.states.items():
+            have = self._state(key)
+            score[(have >= 0) & (have != int(want))] *= factor
 
         # a specific identifier the page does not contain ("INV-1024") -> nothing really matches
         for t, tv in zip(pq.terms, plan.term_vecs):

@@ -40,6 +40,9 @@ W_ROLE_WEAK = 0.4
 W_CONTAINER = 0.8
 W_GENERIC = 0.35
 W_LOW = 0.4
+STATE_MISMATCH = 0.7       # "unchecked" and the element is checked
+STATE_VERB_MISMATCH = 0.9  # "uncheck" and the element is already unchecked
+SHARED_CONCEPT = 0.9       # synonym-level concept shared by neighbouring query words
 
 _NEG_PHRASES = {tuple(p) for p in vocab.NEGATION_PHRASES}
 _REL_BY_FIRST: dict[str, list[tuple[tuple[str, ...], str]]] = {}
@@ -79,6 +82,8 @@ class ParsedQuery:
     verb_hints: dict[str, float] = field(default_factory=dict)
     role_terms: tuple[str, ...] = ()
     lead_verb: int | None = None  # index in terms of the verb the query opens with ("refund Chen Wei")
+    action_verb: bool = False     # ... and that word is a specific action ("approve", "download")
+    states: dict[str, tuple[bool, float]] = field(default_factory=dict)  # state -> (wanted, factor)
 
     @property
     def has_content(self) -> bool:
@@ -256,6 +261,38 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
         # "refund Chen Wei", "select flight SL 112": the first word names the control, the
         # rest often the row or item it sits in
         pq.lead_verb = 0
+        u0 = terms[0].unit
+        pq.action_verb = (not u0.phrase and u0.words[0] in vocab.ACTION_VERBS and not terms[0].bonus
+                          and any(not t.bonus and not t.role for t in terms[1:]))
+    # states: "the unchecked stops filter" (an adjective: strong), "uncheck X" (X is checked now: weak)
+    if len(terms) > 1:
+        for k, t in enumerate(terms):
+            if t.unit.phrase or t.ctx or t.role:
+                continue
+            sv = vocab.STATE_WORDS.get(t.unit.words[0])
+            if sv is not None:
+                pq.states[sv[0]] = (sv[1], STATE_MISMATCH)
+                terms[k] = Term(t.unit, W_GENERIC, bonus=True, joins=t.joins)
+    if main and len(main) > 1 and not main[0][1]:
+        u0 = main[0][0]
+        sv = None
+        if not u0.phrase:
+            sv = vocab.STATE_VERBS.get(u0.words[0])
+        elif any(k == "c:enable" for k, _ in u0.concepts):
+            sv = ("checked", False)
+        elif any(k == "c:disable" for k, _ in u0.concepts):
+            sv = ("checked", True)
+        if sv is not None and sv[0] not in pq.states:
+            pq.states[sv[0]] = (sv[1], STATE_VERB_MISMATCH)
+    # two words for one thing ("create a new channel", "hotel room"): the second only adds
+    for k in range(1, len(terms)):
+        a, b = terms[k - 1], terms[k]
+        if a.bonus or b.bonus or a.role or b.role or a.ctx != b.ctx:
+            continue
+        ca = {c for c, q in a.unit.concepts if q >= SHARED_CONCEPT}
+        if ca and any(c in ca for c, q in b.unit.concepts if q >= SHARED_CONCEPT):
+            terms[k] = Term(b.unit, W_GENERIC, bonus=True, ctx=b.ctx, joins=b.joins)
+    pq.terms = terms
     return pq
 
 

@@ -49,6 +49,21 @@ VERB_ROLE_WORDS: frozenset[str] = frozenset({"switch", "toggle", "input"})
 # note: several of these (select, check, open, like, read) are also common name words; they
 # are matched normally when an element contains them and never penalise one that does not.
 
+# State adjectives -> (element state, value): "the unchecked newsletter box".
+STATE_WORDS: dict[str, tuple[str, bool]] = {
+    "unchecked": ("checked", False), "unticked": ("checked", False), "unselected": ("checked", False),
+    "checked": ("checked", True), "ticked": ("checked", True),
+    "expanded": ("expanded", True), "collapsed": ("expanded", False),
+    "disabled": ("disabled", True), "greyed": ("disabled", True), "grayed": ("disabled", True),
+    "inactive": ("disabled", True),
+}
+# Verbs that imply the state the target is in now ("uncheck X": X is checked).
+STATE_VERBS: dict[str, tuple[str, bool]] = {
+    "uncheck": ("checked", True), "untick": ("checked", True), "deselect": ("checked", True),
+    "unselect": ("checked", True), "tick": ("checked", False), "check": ("checked", False),
+    "expand": ("expanded", False), "collapse": ("expanded", True),
+}
+
 # Ordinal words -> position (1-based; -1 = last, -2 = second to last).
 ORDINALS: dict[str, int] = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
@@ -228,6 +243,8 @@ _ACTION_HINT = {"button": 1.0, "menuitem": 0.8, "switch": 0.5}
 VERB_ROLE_HINTS: dict[str, dict[str, float]] = {
     "type": _TEXT_INPUT, "enter": _TEXT_INPUT, "fill": _TEXT_INPUT, "write": _TEXT_INPUT, "input": _TEXT_INPUT,
     "tick": {"checkbox": 1.0, "switch": 1.0}, "untick": {"checkbox": 1.0, "switch": 1.0},
+    "uncheck": {"checkbox": 1.0, "switch": 1.0, "menuitemcheckbox": 1.0},
+    "deselect": {"checkbox": 1.0, "switch": 0.8, "option": 0.8, "radio": 0.6},
     "enable": {"checkbox": 1.0, "switch": 1.0, "button": 0.3}, "disable": {"checkbox": 1.0, "switch": 1.0, "button": 0.3},
     "turn": {"checkbox": 1.0, "switch": 1.0}, "toggle": {"checkbox": 1.0, "switch": 1.0},
     "choose": {"combobox": 1.0, "listbox": 1.0, "option": 1.0, "radio": 1.0, "menuitem": 0.8},
