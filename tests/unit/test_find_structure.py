@@ -122,3 +122,13 @@ def test_a_specific_action_the_element_lacks_weighs_against_it() -> None:
     assert find("approve pull request", els)["best_ref"] == "e1"
     # a verb-only match is fine: the object is implied
     assert find("play video", [{"ref": "e0", "role": "button", "name": "Play"}])["best_ref"] == "e0"
+
+
+def test_a_symbol_named_icon_button_is_called_by_its_title() -> None:
+    side = [
+        {"ref": "e0", "role": "button", "name": "▾ Channels", "expanded": True},
+        {"ref": "e1", "role": "button", "name": "+", "description": "Add channels"},
+        {"ref": "e2", "role": "button", "name": "New message"},
+    ]
+    assert find("create a new channel", side)["best_ref"] == "e1"
+    assert find("add channel", side)["best_ref"] == "e1"

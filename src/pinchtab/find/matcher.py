@@ -129,6 +129,7 @@ _EMPTY_F = np.zeros(0, dtype=np.float32)
 SMALL_MERGE = 512
 _TERM_FEATURES: dict = {}
 _CAPS = re.compile(r"\b[A-Z]{2,5}\b")
+_WORDY = re.compile(r"[^\W_]{2,}")
 
 
 def confidence_for(score: float) -> str:
@@ -277,12 +278,16 @@ class ElementIndex:
             acc: dict[int, float] = {}
             xacc: dict[int, float] = {}
             primary = d.name or d.primary
+            symbolic = bool(d.name) and not _WORDY.search(d.name)
+            if symbolic:
+                # an icon button named "+" or "⋮": its title/description is what it is called
+                primary = d.label or d.title or d.description or d.placeholder or d.name
             own = [
                 (d.name, F_NAME), (d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
                 (d.description, F_DESCRIPTION), (d.text, F_TEXT), (d.column, F_COLUMN), (d.value, F_VALUE),
                 (d.input_type, F_TYPE),
             ]
-            if not d.name and primary:
+            if (not d.name or symbolic) and primary and primary is not d.name:
                 own.append((primary, F_NAME))
             for text, w in own:
                 if not text:
