@@ -132,3 +132,30 @@ def test_a_symbol_named_icon_button_is_called_by_its_title() -> None:
     ]
     assert find("create a new channel", side)["best_ref"] == "e1"
     assert find("add channel", side)["best_ref"] == "e1"
+
+
+def test_a_strong_role_word_outweighs_a_name_match() -> None:
+    form = [
+        {"ref": "e0", "role": "heading", "name": "Add a comment"},
+        {"ref": "e1", "role": "textbox", "name": "Markdown value", "placeholder": "Leave a comment"},
+        {"ref": "e2", "role": "button", "name": "Comment", "disabled": True},
+    ]
+    assert find("comment text area", form)["best_ref"] == "e1"
+    assert find("comment button", form)["best_ref"] == "e2"
+
+
+def test_a_short_label_ended_by_a_preposition_keeps_it() -> None:
+    times = [
+        {"ref": "e0", "role": "textbox", "name": "Quiet hours from", "type": "time"},
+        {"ref": "e1", "role": "textbox", "name": "Quiet hours to", "type": "time"},
+    ]
+    assert find("quiet hours end time", times)["best_ref"] == "e1"
+    assert find("quiet hours start", times)["best_ref"] == "e0"
+
+
+def test_a_toggle_is_not_the_opposite_of_what_it_toggles() -> None:
+    privacy = [
+        {"ref": "e0", "role": "switch", "name": "Show when I'm online", "checked": True},
+        {"ref": "e1", "role": "switch", "name": "Share usage analytics", "checked": True},
+    ]
+    assert find("hide my online status", privacy)["best_ref"] == "e0"

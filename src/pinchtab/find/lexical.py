@@ -248,6 +248,8 @@ def analyze_text(text: str, *, joins: bool = True) -> TextKeys:
     raw = [w for w in ws if w not in _STOP] or list(ws)  # a name of only stop words ("To") keeps them
     if len(ws) <= 3 and ws[0] in _STOP and ws[0] not in raw[:1] and ws[0] in _LEADING:
         raw = [ws[0], *raw]  # a short field label led by a preposition: "From account", "To account"
+    elif 1 < len(ws) <= 4 and ws[-1] in _STOP and ws[-1] in _LEADING and raw and raw[-1] != ws[-1]:
+        raw = [*raw, ws[-1]]  # ... or ended by one: "Quiet hours to", "Price from"
     content = [stem(w) for w in raw]
     out.stems = content
     out.raw = raw

@@ -101,6 +101,8 @@ ACTION_NON_INTERACTIVE = 0.85
 OUTSIDE_MODAL = 0.7
 # "approve pull request": an element that lacks the query's specific action ("Pull requests")
 MISSING_ACTION = 0.8
+# a strong role word ("text area", "checkbox") the element's role does not fit at all
+ROLE_MISMATCH = 0.8
 
 Q_COMPOUND = 0.95
 Q_TYPO1 = 0.8
@@ -130,6 +132,7 @@ SMALL_MERGE = 512
 _TERM_FEATURES: dict = {}
 _CAPS = re.compile(r"\b[A-Z]{2,5}\b")
 _WORDY = re.compile(r"[^\W_]{2,}")
+_TOGGLE_ROLES = frozenset({"switch", "checkbox", "menuitemcheckbox", "togglebutton"})
 
 
 def confidence_for(score: float) -> str:
@@ -655,6 +658,8 @@ class ElementIndex:
         if not rows:
             return _EMPTY_I
         rows.difference_update(matched.tolist())
+        # a toggle does both: "hide my online status" is the "Show when I'm online" switch
+        rows = {r for r in rows if self._desc[r].role.lower() not in _TOGGLE_ROLES}
         return np.fromiter(rows, dtype=np.int32, count=len(rows))
 
     def _role_vec(self, role_word: str) -> np.ndarray:
@@ -851,7 +856,7 @@ class ElementIndex:
                 missing = (S[lead] <= 0) & (S[others].max(axis=0) > 0)
                 prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
         if role_ok is not None:
-            prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior)
+            prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior * ROLE_MISMATCH)
         return lex.astype(_F32, copy=False), prior
 
     def _match_strength(self, terms: Sequence[Term]) -> np.ndarray:
