@@ -814,6 +814,7 @@ class ElementIndex:
             flat[xi] = np.maximum(flat[xi], xv)
         if lead is not None and lead < T and tvs[lead].c_rows.size:
             lrows = tvs[lead].c_rows[tvs[lead].c_vals >= 0.6]
+            lrows = lrows[~self._static[lrows]]  # a control, not a static text that says the verb
             for k, (t, tv) in enumerate(zip(terms, tvs)):
                 if k == lead or t.role or t.ctx or t.container or not tv.x_rows.size or not lrows.size:
                     continue

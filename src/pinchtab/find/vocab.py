@@ -367,6 +367,8 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("like", "syn", ["like", "heart", "thumbs up", "upvote", "love", "heart icon", "plus one"]),
     ("dislike", "syn", ["dislike", "thumbs down", "downvote", "unlike"]),
     ("comment", "syn", ["comment", "comments", "reply", "replies", "respond", "speech bubble", "discuss", "discussion"]),
+    ("comment-rel", "rel", ["comment", "comments", "conversation", "join the conversation", "discussion",
+                            "say something", "leave a comment", "add a comment", "write a comment"]),
     ("react", "syn", ["react", "reaction", "reactions", "add reaction", "emoji reaction", "smiley plus"]),
     ("emoji", "syn", ["emoji", "emojis", "emoticon", "smiley", "smiley face", "smilies"]),
     ("mention", "syn", ["mention", "mentions", "tag someone", "at symbol", "@"]),
