@@ -815,13 +815,16 @@ class ElementIndex:
         if lead is not None and lead < T and tvs[lead].c_rows.size:
             lrows = tvs[lead].c_rows[tvs[lead].c_vals >= 0.6]
             lrows = lrows[~self._static[lrows]]  # a control, not a static text that says the verb
-            for k, (t, tv) in enumerate(zip(terms, tvs)):
-                if k == lead or t.role or t.ctx or t.container or not tv.x_rows.size or not lrows.size:
-                    continue
-                m = np.isin(tv.x_rows, lrows)
-                if m.any():
-                    r = tv.x_rows[m]
-                    S[k, r] = np.maximum(S[k, r], tv.x_vals[m] * LEAD_VERB_CONTEXT)
+            if lrows.size:
+                lmask = np.zeros(n, dtype=bool)
+                lmask[lrows] = True
+                for k, (t, tv) in enumerate(zip(terms, tvs)):
+                    if k == lead or t.role or t.ctx or t.container or not tv.x_rows.size:
+                        continue
+                    m = lmask[tv.x_rows]
+                    if m.any():
+                        r = tv.x_rows[m]
+                        S[k, r] = np.maximum(S[k, r], tv.x_vals[m] * LEAD_VERB_CONTEXT)
         role_ok = None
         for k, rw in role_terms:
             # a role word describes the target itself: its role, or its own text ("menu")
