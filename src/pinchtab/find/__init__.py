@@ -42,11 +42,17 @@ ignored, elements without ``ref`` are skipped):
   parent element** (refs are resolved: a button in a table row sees the row's text, a menu
   item its menu, a control in a dialog knows it is in a dialog, a cell its column header);
   ``section`` (landmark/region name, inherited by descendants); ``heading`` (nearest
-  preceding heading). These drive "in the footer", "Alice's row", "not in the header".
+  preceding heading); ``item`` (text of the repeated item around a control - a mail row, a
+  comment, a product card - or a dialog's opening text). These drive "in the footer",
+  "Alice's row", "reply to Gary", "not in the header". When the query opens with the
+  control's own word ("refund Chen Wei"), its other words count nearly fully in context.
+* ``depth`` (tree depth, document order): tells which elements a dialog contains.
 * ``positional``: ``{x, y, width, height}`` enables "top right", "below password",
   "left of state"; without it positions fall back to section names and document order.
 * states: ``interactive`` (false lowers the score a little), ``disabled``, ``modal``
-  (dialog), ``expanded``, ``checked``.
+  (dialog; while one is open, the page behind it weighs less unless the query places the
+  target), ``expanded``, ``checked`` (state words: "the unchecked newsletter box",
+  "collapsed section", "uncheck X").
 """
 
 from .descriptors import ElementDescriptor, build_descriptors
