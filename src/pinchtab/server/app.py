@@ -18,7 +18,7 @@ from pinchtab.errors import BrowserError, Conflict, NotReady, PinchtabError
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.proxy import ProxyMiddleware, Router, make_client
-from pinchtab.server.routing import SHORTHAND_ROUTES, TabRoutes
+from pinchtab.server.routing import TabRoutes
 from pinchtab.server.upstream import Upstream
 from pinchtab.web import FastJSON, JSONBodies, TokenAuth, install_error_handlers
 
@@ -49,6 +49,31 @@ instances (one `pinchtab bridge` with its own Chromium each).
 Every tab route of the bridge API works here too: `/tabs/{id}/...` goes to the instance that owns
 the tab; the shorthand routes (`/navigate`, `/snapshot`, `/find`, `/action`, ...) go to the instance
 owning `tabId` (body or `?tabId=`), else to the default instance."""
+
+
+# Bridge routes the server answers itself (its own /health and /tabs) or does not offer.
+_NOT_PROXIED = {"/health", "/tabs", "/browser/restart"}
+
+
+def _openapi_with_bridge_routes(app: FastAPI) -> dict[str, Any]:
+    if app.openapi_schema:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    from pinchtab.bridge.app import build_routes
+
+    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    docs = FastAPI()
+    build_routes(docs, None)  # type: ignore[arg-type]  # only the signatures are read, never called
+    bridge = docs.openapi()
+    for path, item in bridge["paths"].items():
+        if path not in _NOT_PROXIED:
+            schema["paths"].setdefault(path, item)
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name, definition in bridge.get("components", {}).get("schemas", {}).items():
+        components.setdefault(name, definition)
+    app.openapi_schema = schema
+    return schema
 
 
 def create_app(config: Config, *, default_instance: bool | None = None) -> FastAPI:
@@ -198,15 +223,9 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
         inst = manager.get(instance_id)
         return FastJSON({"id": inst.id, "log": manager.log_tail(inst, max(1, min(lines, 1000)), joiner="\n")})
 
-    # The proxied routes are served by ProxyMiddleware; these entries only document them.
-    async def proxied() -> Response:  # pragma: no cover - never reached
-        raise NotReady("proxied route", "proxy")
-
-    for path, methods in SHORTHAND_ROUTES.items():
-        app.add_api_route(path, proxied, methods=list(methods), operation_id=f"proxy_{path.strip('/')}",
-                          summary=f"Proxied to the instance owning tabId (else the default instance): bridge {path}")
-    app.add_api_route("/tabs/{tab_id}/{route}", proxied, methods=["GET", "POST"], operation_id="proxy_tab",
-                      summary="Proxied to the instance that owns the tab: bridge /tabs/{id}/...")
+    # The proxied routes are served by ProxyMiddleware; /openapi.json documents them with the
+    # bridge's own route definitions, so both describe the same parameters.
+    app.openapi = lambda: _openapi_with_bridge_routes(app)  # type: ignore[method-assign]
 
     app.add_middleware(JSONBodies)
     app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
