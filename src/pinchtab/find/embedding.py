@@ -34,6 +34,9 @@ __all__ = ["HashingEmbedder", "DEFAULT_DIM"]
 DEFAULT_DIM = 256
 NUMBER_WEIGHT = 0.3
 MAX_TRIGRAM_WORD = 40  # trigrams of very long tokens (URLs, hashes) are taken from their start only
+TEXT_CACHE_MAX = 8_192
+# embedder configuration -> (stem features, word pairs, text features) caches
+_SHARED: dict[tuple, tuple[dict, dict, dict]] = {}
 
 
 @lru_cache(maxsize=200_000)
@@ -61,8 +64,14 @@ class HashingEmbedder:
         self.word_weight = word_weight
         self.concept_weight = concept_weight
         self.trigram_weight = trigram_weight
-        self._stem_cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
-        self._pairs_cache: dict[tuple[str, str], tuple[tuple[int, float], ...]] = {}
+        # caches depend only on the configuration: embedders configured alike share them, so
+        # the per-snapshot indexes (one embedder each) reuse what earlier snapshots computed
+        caches = _SHARED.get((dim, word_weight, concept_weight, trigram_weight))
+        if caches is None:
+            caches = _SHARED.setdefault((dim, word_weight, concept_weight, trigram_weight), ({}, {}, {}))
+        self._stem_cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = caches[0]
+        self._pairs_cache: dict[tuple[str, str], tuple[tuple[int, float], ...]] = caches[1]
+        self._text_cache: dict[tuple[str, float], tuple[tuple[int, ...], tuple[float, ...]]] = caches[2]
 
     # -- feature accumulation -------------------------------------------------------------
     def _word_pairs(self, st: str, ns: str) -> tuple[tuple[int, float], ...]:
@@ -112,6 +121,58 @@ class HashingEmbedder:
             norm = 1.0 / math.sqrt(len(keys.concepts))
             for c, q in keys.concepts.items():
                 self.add_concept(acc, c, weight * q * norm, ns)
+
+    def text_features(self, text: str, weight: float) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """What ``add_text(acc, text, weight)`` adds, in order: (slots, values).
+
+        Summing the values into their slots in this order (``np.bincount``) gives exactly the
+        floats ``add_text`` accumulates. Cached per (text, weight); the index build keeps a
+        copy, so the cache is small.
+        """
+        key = (text, weight)
+        f = self._text_cache.get(key)
+        if f is not None:
+            return f
+        slots: list[int] = []
+        vals: list[float] = []
+        if text and weight > 0:
+            keys = analyze_text(text)
+            for st in keys.stems:
+                w = weight if st[0].isalpha() else weight * NUMBER_WEIGHT
+                for i, v in self._word_pairs(st, ""):
+                    slots.append(i)
+                    vals.append(v * w)
+            if keys.concepts:
+                norm = 1.0 / math.sqrt(len(keys.concepts))
+                cw = self.concept_weight
+                for c, q in keys.concepts.items():
+                    i, s = _slot(c, self.dim)
+                    slots.append(i)
+                    vals.append(s * (weight * q * norm) * cw)
+        f = (tuple(slots), tuple(vals))
+        if len(self._text_cache) > TEXT_CACHE_MAX:
+            self._text_cache.clear()
+        self._text_cache[key] = f
+        return f
+
+    def feature_features(self, feature: str, weight: float) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """What ``add_feature(acc, feature, weight)`` adds, as ``text_features`` does."""
+        i, s = _slot(feature, self.dim)
+        return (i,), (s * weight,)
+
+    def matrix_from_features(self, n: int, rows: np.ndarray, slots: np.ndarray, vals: np.ndarray) -> np.ndarray:
+        """``matrix`` of ``n`` rows from (row, slot, value) triples listed in accumulation order:
+        the same floats as adding them into per-row dicts (``add_text``...) and ``matrix``."""
+        dim = self.dim
+        if n == 0:
+            return np.zeros((0, dim), dtype=np.float32)
+        flat = rows * dim
+        flat += slots
+        m = np.bincount(flat, weights=vals, minlength=n * dim).astype(np.float32).reshape(n, dim)
+        norms = np.linalg.norm(m, axis=1)
+        norms[norms == 0] = 1.0
+        m /= norms[:, None]
+        return m
 
     # -- cached sparse features (query side) --------------------------------------------------
     def stem_features(self, st: str, ns: str = "") -> tuple[np.ndarray, np.ndarray]:

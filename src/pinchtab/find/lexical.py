@@ -14,6 +14,7 @@ this module only turns text into those keys, and offers :class:`FuzzyIndex` for 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -455,6 +456,88 @@ class FuzzyIndex:
 
 
 GLOBAL_FUZZY = FuzzyIndex(w for w in KNOWN_STEMS if len(w) >= 4)
+
+
+def fuzzy_word(w: str) -> bool:
+    """Whether the typo index takes ``w`` (3-40 letters)."""
+    return 3 <= len(w) <= MAX_FUZZY_LEN and w.isalpha()
+
+
+class GrowingFuzzyIndex:
+    """A :class:`FuzzyIndex` over a vocabulary that only grows (every word the pages of the
+    process have shown), queried for a subset of it: ``typos``/``completions``/``prefixes_of``
+    with ``contains`` (membership in the subset, e.g. one page's words) answer exactly as a
+    ``FuzzyIndex`` built over that subset would. Adding words is incremental, so a page whose
+    words were seen before (the next snapshot of the same page) costs nothing.
+
+    Additions hold a lock; lookups need none (what they read is replaced, never changed in
+    place).
+    """
+
+    __slots__ = ("_dels", "_sorted", "_lock", "size")
+
+    def __init__(self) -> None:
+        self._dels: dict[str, tuple[str, ...]] = {}
+        self._sorted: list[str] = []
+        self._lock = threading.Lock()
+        self.size = 0
+
+    def add(self, new_words) -> None:
+        """Add words not added before (each must pass :func:`fuzzy_word`)."""
+        new_words = sorted(new_words)
+        if not new_words:
+            return
+        with self._lock:
+            dels = self._dels
+            for w in new_words:
+                if len(w) >= 4:
+                    for d in _deletes(w):
+                        # tuples, not lists: the garbage collector stops tracking them
+                        dels[d] = dels.get(d, ()) + (w,)
+            # two sorted runs: timsort merges them in linear time
+            self._sorted = sorted(self._sorted + new_words)
+            self.size += len(new_words)
+
+    def typos(self, w: str, contains) -> list[tuple[str, int]]:
+        """``FuzzyIndex(subset).typos(w)``."""
+        if len(w) < 4 or len(w) > MAX_FUZZY_LEN or not w.isalpha():
+            return []
+        limit = 2 if len(w) >= 8 else 1
+        dels = self._dels
+        cands: set[str] = set(dels.get(w, ()))
+        for d in _deletes(w):
+            if len(d) >= 3:
+                cands.add(d)  # a word of the subset? checked below with the others
+            cands.update(dels.get(d, ()))
+        out = []
+        for c in cands:
+            if c == w or len(c) < 4 or not contains(c):
+                continue
+            dist = osa_distance(w, c, limit)
+            if dist <= limit:
+                out.append((c, dist))
+        return out
+
+    def completions(self, prefix: str, contains, limit: int = 8) -> list[str]:
+        """``FuzzyIndex(subset).completions(prefix, limit)``."""
+        import bisect
+
+        words_ = self._sorted
+        out = []
+        i = bisect.bisect_right(words_, prefix)
+        while i < len(words_) and len(out) < limit:
+            w = words_[i]
+            if not w.startswith(prefix):
+                break
+            if contains(w):
+                out.append(w)
+            i += 1
+        return out
+
+    @staticmethod
+    def prefixes_of(w: str, contains, min_len: int = 3) -> list[str]:
+        """``FuzzyIndex(subset).prefixes_of(w, min_len)``."""
+        return [w[:k] for k in range(min_len, len(w)) if contains(w[:k])]
 
 
 def _side_keys(text: str) -> frozenset[str]:
