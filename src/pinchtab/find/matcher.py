@@ -3,9 +3,15 @@ query's structure (context, exclusions, positions, relations, ordinals) is appli
 
 Everything that depends only on the page is built once in :class:`ElementIndex`:
 descriptors, inverted indexes (key -> element rows, for own text and for context), name
-sizes, roles, geometry, a typo index over the page vocabulary and the embedding matrix.
+sizes, roles, geometry, the page vocabulary (for typos) and the embedding matrix.
 A query then touches only the postings of its own terms and does a handful of numpy
 operations over the element axis, so ``index.find`` costs the query, not the page.
+
+The build itself works per distinct text, not per element: what a text (or a combination
+of context texts) contributes is computed once and kept in a bounded process-wide cache,
+so repeated texts (table rows, "Edit" buttons, a section shared by hundreds of elements)
+and the next snapshot of the same page cost a lookup; the index is assembled from those
+contributions with a few vectorised numpy operations (see "Index build helpers").
 
 Scoring, per element (all vectors over the element axis):
 
@@ -26,6 +32,7 @@ Scoring, per element (all vectors over the element axis):
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import threading
@@ -40,7 +47,7 @@ from ..errors import BadRequest
 from . import lexical, vocab
 from .descriptors import ElementDescriptor, build_descriptors
 from .embedding import HashingEmbedder
-from .lexical import FuzzyIndex, analyze_text
+from .lexical import analyze_text
 from .query import ParsedQuery, Term, parse_query, parse_query_for_page
 
 __all__ = [
@@ -198,6 +205,520 @@ class _LRU:
         return len(self._d)
 
 
+# ---------------------------------------------------------------------------------------
+# Index build helpers. What a piece of text contributes to an element - its postings and its
+# embedding features - depends only on the text and its field weight, and pages repeat their
+# texts (table rows, "Edit" buttons, the section and parent of hundreds of elements), as do
+# consecutive snapshots of one page. So each distinct text (role, context...) becomes a
+# "part" once: its posting keys (interned to ids) and values, and its embedding (slot, value)
+# pairs, appended to flat arrays of a bounded process-wide cache. Building an index is then
+# a loop that lists the part ids of each element, and a few vectorised numpy operations that
+# gather the parts' arrays, sort and max-merge the postings and sum the embedding features.
+# The result is the same, float for float, as posting into per-key dicts and summing feature
+# dicts element by element.
+# ---------------------------------------------------------------------------------------
+SPEC_CACHE_MAX = 50_000      # cached parts, or posting keys; past either a fresh cache starts
+SPEC_ARENA_MAX = 2_000_000   # ... or this many posting entries / embedding features
+_EMPTY_K = np.zeros(0, dtype=np.int64)
+_EMPTY_F64 = np.zeros(0, dtype=np.float64)
+_EMPTY_I32 = np.zeros(0, dtype=np.int32)
+
+
+_META_WIDTH = 8
+
+
+class _Grow:
+    """Append-only numpy array. Appends are buffered in Python lists (cheap while parts are
+    made one by one) and copied in by ``flush`` (amortised doubling)."""
+
+    __slots__ = ("a", "n", "runs", "pend", "pn")
+
+    def __init__(self, dtype, cap: int = 1024, *, runs: bool = True, width: int = 0) -> None:
+        self.a = np.zeros((cap, width) if width else cap, dtype=dtype)  # width: rows of that many values
+        self.n = 0          # flushed
+        self.runs = runs    # appends are runs (sequences) rather than single values
+        self.pend: list = []
+        self.pn = 0         # pending
+
+    def __len__(self) -> int:
+        return self.n + self.pn
+
+    def push(self, values) -> int:
+        """Append a run of values; returns its offset."""
+        off = self.n + self.pn
+        if values:
+            self.pend.append(values)
+            self.pn += len(values)
+        return off
+
+    def push1(self, value) -> int:
+        """Append one value (arrays made with ``runs=False``); returns its offset."""
+        off = self.n + self.pn
+        self.pend.append(value)
+        self.pn += 1
+        return off
+
+    def flush(self) -> np.ndarray:
+        k = self.pn
+        if k:
+            n = self.n
+            cap = self.a.shape[0]
+            if n + k > cap:
+                a = np.zeros((max(2 * cap, n + k), *self.a.shape[1:]), dtype=self.a.dtype)
+                a[:n] = self.a[:n]
+                self.a = a
+            if self.runs:
+                self.a[n:n + k] = np.fromiter(itertools.chain.from_iterable(self.pend), self.a.dtype, count=k)
+            else:
+                self.a[n:n + k] = self.pend
+            self.n = n + k
+            self.pend = []
+            self.pn = 0
+        return self.a
+
+
+class _SpecCache:
+    """Interned posting keys, and the parts of texts, roles and contexts (one cache per
+    embedder configuration, shared by the indexes of the process; thread-safe)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.strs: list[str] = []
+        self.kinds: list[int] = []  # 0 concept/exact-form key, 1 word, 2 word the typo index takes
+        self.kinds_a = _Grow(np.int8, runs=False)  # ... as an array
+        self.vcodes: dict[float, int] = {}
+        self.vtable = _Grow(np.float64, 64, runs=False)
+        # arenas: posting key ids and value codes, embedding slots and values, bigram ids
+        self.keys = _Grow(np.int32, 1 << 14)
+        self.codes = _Grow(np.int32, 1 << 14)
+        self.slots = _Grow(np.int32, 1 << 15)
+        self.fvals = _Grow(np.float64, 1 << 15)
+        self.bigrams = _Grow(np.int32)
+        self.bigram_ids: dict[tuple[str, str], int] = {}
+        # per part (a row): its runs in the arenas (offset, length: keys and codes, embedding,
+        # bigrams), position hint code, whether it has abbreviations (``caps``)
+        self.meta = _Grow(np.int64, runs=False, width=_META_WIDTH)
+        self.caps: list[tuple[str, ...]] = []
+        self.fuzzy = lexical.GrowingFuzzyIndex()  # over the typo-index words interned so far
+        self.fuzzy_upto = 0
+        # position hints (left, right, top, bottom) contexts give; code 0 is "none"
+        self.hints: list[tuple[float, float, float, float]] = [(0.5, 0.5, 0.5, 0.5)]
+        self.hint_codes: dict[tuple, int] = {self.hints[0]: 0}
+        self.posts: dict[tuple, tuple[tuple[int, ...], tuple[float, ...]]] = {}
+        self.owns: dict[tuple, int] = {}
+        self.roles: dict[str, int] = {}
+        self.hrefs: dict[str, int] = {}
+        self.contexts: dict[tuple, int] = {}
+        self.names: dict[str, tuple[int, int]] = {}
+        self.lock = threading.RLock()
+
+    def full(self) -> bool:
+        return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
+                or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
+
+    def arrays(self) -> tuple:
+        """The arenas as they are now (a consistent view: parts are only ever appended), once
+        the words interned so far are in the typo index."""
+        with self.lock:
+            if self.fuzzy_upto < len(self.strs):
+                strs, kinds = self.strs, self.kinds
+                self.fuzzy.add([strs[j] for j in range(self.fuzzy_upto, len(strs)) if kinds[j] == 2])
+                self.fuzzy_upto = len(strs)
+            meta = self.meta.flush()
+            return (self.keys.flush(), self.codes.flush(), self.slots.flush(), self.fvals.flush(), meta[:, 0],
+                    meta[:, 1], meta[:, 2], meta[:, 3], meta[:, 6], self.vtable.flush(), meta[:, 4], meta[:, 5],
+                    self.bigrams.flush(), meta[:, 7], self.kinds_a.flush())
+
+    def _ids(self, keys) -> list[int]:
+        ids, strs, kinds = self.ids, self.strs, self.kinds
+        out = []
+        for k in keys:
+            j = ids.get(k)
+            if j is None:
+                kind = 0 if k.startswith(("c:", lexical.SURFACE)) else (2 if lexical.fuzzy_word(k) else 1)
+                kinds.append(kind)
+                self.kinds_a.push1(kind)
+                strs.append(k)
+                j = ids[k] = len(strs) - 1
+            out.append(j)
+        return out
+
+    def _part(self, keys: list[int], vals, slots=(), fvals=(), bigrams=(), caps: tuple[str, ...] = (),
+              hint: tuple | None = None) -> int:
+        """Register a part (call with the lock held); returns its id."""
+        if vals:
+            vc = self.vcodes
+            codes = []
+            for v in vals:
+                c = vc.get(v)
+                if c is None:
+                    c = vc[v] = self.vtable.push1(v)
+                codes.append(c)
+        else:  # keys without values (names)
+            codes = [0] * len(keys)
+        h = 0
+        if hint is not None:
+            h = self.hint_codes.get(hint)
+            if h is None:
+                self.hints.append(hint)
+                h = self.hint_codes[hint] = len(self.hints) - 1
+        if bigrams:
+            bids = self.bigram_ids
+            bl = [bids.get(b) if b in bids else bids.setdefault(b, len(bids)) for b in bigrams]
+        else:
+            bl = ()
+        self.codes.push(codes)
+        self.fvals.push(fvals)
+        self.meta.push1((self.keys.push(keys), len(keys), self.slots.push(slots), len(slots),
+                         self.bigrams.push(bl), len(bl), h, 1 if caps else 0))
+        self.caps.append(caps)
+        return len(self.caps) - 1
+
+    def post(self, text: str, w: float, joins: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """``post(table, analyze_text(text, joins=joins), row, w, with_compounds=joins)`` as
+        (key ids, values): per key the largest value."""
+        p = self.posts.get((text, w, joins))
+        if p is not None:
+            return p
+        with self.lock:
+            keys = analyze_text(text) if joins else analyze_text(text, joins=False)
+            items: dict[str, float] = {}
+            get = items.get
+            for raw, k in zip(keys.raw, keys.stems):
+                sw = w if raw == k else w * lexical.STEM_ONLY
+                if get(k, 0.0) < sw:
+                    items[k] = sw
+                if raw != k:
+                    k = lexical.SURFACE + raw
+                    if get(k, 0.0) < w:
+                        items[k] = w
+            if joins:
+                cw = w * Q_COMPOUND
+                for k in keys.compounds:
+                    if get(k, 0.0) < cw:
+                        items[k] = cw
+            for k in keys.concepts:
+                if get(k, 0.0) < w:
+                    items[k] = w
+            p = self.posts[(text, w, joins)] = (tuple(self._ids(items)), tuple(items.values()))
+        return p
+
+    def own(self, emb: HashingEmbedder, text: str, w: float, we: float) -> int:
+        """Part of an own text at field weight ``w`` (postings) and embedding weight ``we``."""
+        key = (text, w, we)
+        with self.lock:
+            p = self.owns.get(key)
+            if p is None:
+                ks, vs = self.post(text, w, True)
+                es, ev = emb.text_features(text, we)
+                caps = tuple(a.lower() for a in _CAPS.findall(text))
+                p = self.owns[key] = self._part(ks, vs, es, ev, analyze_text(text).bigrams, caps)
+        return p
+
+    def role(self, emb: HashingEmbedder, role: str) -> int:
+        """Part of a (lowercase) role: its role text's postings and its embedding feature."""
+        with self.lock:
+            p = self.roles.get(role)
+            if p is None:
+                rt = vocab.ROLE_TEXT.get(role)
+                ks, vs = self.post(rt, F_ROLE_TEXT, False) if rt else ((), ())
+                es, ev = emb.feature_features("r:" + role, 0.5) if role else ((), ())
+                p = self.roles[role] = self._part(ks, vs, es, ev)
+        return p
+
+    def href(self, href: str) -> int:
+        with self.lock:
+            p = self.hrefs.get(href)
+            if p is None:
+                ks, vs = self.post(href.replace("/", " ").replace("-", " ").replace("_", " "), F_HREF, False)
+                p = self.hrefs[href] = self._part(ks, vs)
+        return p
+
+    def context(self, emb: HashingEmbedder, key: tuple) -> int:
+        """Part of one combination of context texts (many elements share one: siblings, table
+        rows): context postings, context embedding features and the position hint."""
+        with self.lock:
+            p = self.contexts.get(key)
+            if p is not None:
+                return p
+            parent, section, heading, item, ancestors, anc_roles, dialog = key
+            best: dict[int, float] = {}  # postings: key id -> max value
+            es: list[int] = []
+            ev: list[float] = []
+
+            def post(text: str, w: float, joins: bool) -> None:
+                for j, v in zip(*self.post(text, w, joins)):
+                    if best.get(j, 0.0) < v:
+                        best[j] = v
+
+            for text, w, we in ((parent, X_PARENT, CTX_EMB_PARENT), (section, X_SECTION, CTX_EMB_SECTION),
+                                (heading, X_HEADING, CTX_EMB_ANCESTOR), (item, X_ITEM, CTX_EMB_ITEM),
+                                *((a, X_ANCESTOR, CTX_EMB_ANCESTOR) for a in ancestors[:4])):
+                if text:
+                    post(text, w, True)
+                    s, v = emb.text_features(text, we)
+                    es += s
+                    ev += v
+            for ar in anc_roles[:6]:
+                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
+                if t:
+                    post(t, X_ANCESTOR_ROLE, False)
+            if dialog:
+                post("dialog modal popup", X_ANCESTOR_ROLE, False)
+            for ar in anc_roles[:3]:
+                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
+                if t:
+                    s, v = emb.text_features(t, CTX_EMB_ANCESTOR)
+                    es += s
+                    ev += v
+            p = self.contexts[key] = self._part(
+                list(best), list(best.values()), es, ev,
+                hint=_pos_hint(section, parent, ancestors, anc_roles))
+        return p
+
+    def name(self, text: str) -> tuple[int, int]:
+        """Part holding the name keys of an element whose primary text is ``text``, and its
+        name size."""
+        with self.lock:
+            nm = self.names.get(text)
+            if nm is None:
+                pk = analyze_text(text)
+                words_ = {st for st in pk.stems if not st[0].isdigit()} or set(pk.stems)
+                nm = self.names[text] = (self._part(self._ids(pk.keys()), []), max(1, len(words_)))
+        return nm
+
+
+_SPEC_CACHES: dict[tuple, _SpecCache] = {}
+
+
+def _specs(emb: HashingEmbedder) -> _SpecCache:
+    cfg = (emb.dim, emb.word_weight, emb.concept_weight, emb.trigram_weight)
+    s = _SPEC_CACHES.get(cfg)
+    if s is None or s.full():
+        s = _SPEC_CACHES[cfg] = _SpecCache()  # indexes being built keep the one they hold
+    return s
+
+
+def _gather(off: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Indexes of the runs ``[off[i], off[i] + lens[i])``, concatenated."""
+    total = int(lens.sum())
+    if not total:
+        return _EMPTY_K
+    starts = np.cumsum(lens)
+    starts -= lens
+    return np.repeat(off - starts, lens) + np.arange(total, dtype=np.int64)
+
+
+class _Postings:
+    """key -> the rows (ascending) that post it and their values, for one table of one index.
+
+    Stored flat (sorted by key id, then row) with the span of each key id; the per-key
+    arrays, and the row -> value dicts the small merges use, are made when a query first
+    asks for the key.
+    """
+
+    __slots__ = ("ids", "span", "start", "end", "rows", "vals", "vals32", "kids", "_dicts", "_arrays", "_lists")
+
+    def __init__(self, ids: dict[str, int], span: dict[int, int], start: list[int], end: list[int],
+                 rows: np.ndarray, vals: np.ndarray | None) -> None:
+        self.ids = ids          # key -> id (the spec cache's)
+        self.span = span        # key id -> its number in start/end
+        self.start = start
+        self.end = end
+        self.rows = rows
+        self.vals = vals
+        self.vals32 = vals.astype(_F32) if vals is not None else None
+        self.kids = _EMPTY_K   # the key ids, ascending
+        self._dicts: dict[int, dict[int, float]] = {}
+        self._arrays: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._lists: dict[int, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.span)
+
+    def __contains__(self, k: str) -> bool:
+        return self.span.get(self.ids.get(k)) is not None
+
+    def size(self, k: str) -> int:
+        t = self.span.get(self.ids.get(k))
+        return 0 if t is None else self.end[t] - self.start[t]
+
+    def dict_at(self, t: int) -> dict[int, float]:
+        """row -> value of the ``t``-th key (``span[key id]``)."""
+        d = self._dicts.get(t)
+        if d is None:
+            a, b = self.start[t], self.end[t]
+            d = self._dicts[t] = dict(zip(self.rows[a:b].tolist(), self.vals[a:b].tolist()))
+        return d
+
+    def arrays_at(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """(rows int32, values float32) of the ``t``-th key."""
+        p = self._arrays.get(t)
+        if p is None:
+            a, b = self.start[t], self.end[t]
+            p = self._arrays[t] = (self.rows[a:b], self.vals32[a:b])
+        return p
+
+    def get_dict(self, k: str) -> dict[int, float] | None:
+        t = self.span.get(self.ids.get(k))
+        return None if t is None else self.dict_at(t)
+
+    def get_arrays(self, k: str) -> tuple[np.ndarray, np.ndarray] | None:
+        t = self.span.get(self.ids.get(k))
+        return None if t is None else self.arrays_at(t)
+
+    def get_rows(self, k: str) -> np.ndarray | None:
+        t = self.span.get(self.ids.get(k))
+        return None if t is None else self.rows[self.start[t]:self.end[t]]
+
+    def list_at(self, t: int | None) -> list[int] | None:
+        """Rows of the ``t``-th key (None for None)."""
+        if t is None:
+            return None
+        p = self._lists.get(t)
+        if p is None:
+            p = self._lists[t] = self.rows[self.start[t]:self.end[t]].tolist()
+        return p
+
+    def get_list(self, k: str) -> list[int] | None:
+        return self.list_at(self.span.get(self.ids.get(k)))
+
+
+def _postings(specs: _SpecCache, arr: tuple, pids: np.ndarray, prow: np.ndarray, n: int,
+              with_values: bool = True) -> _Postings:
+    """Postings of the parts ``pids`` posted by rows ``prow``: per (key, row) the largest
+    value, as max-merging into per-key dicts row by row gives; rows ascending per key."""
+    keys_a, codes_a, k_off, k_len, vtable = arr[0], arr[1], arr[4], arr[5], arr[9]
+    lens = k_len[pids]
+    idx = _gather(k_off[pids], lens)
+    if not idx.size:
+        return _Postings(specs.ids, {}, [], [], _EMPTY_I32, _EMPTY_F64 if with_values else None)
+    K = keys_a[idx].astype(np.int64)
+    R = np.repeat(prow, lens)
+    kr = K * n
+    kr += R
+    vb = max(1, int(len(specs.vcodes)).bit_length()) if with_values else 0
+    if with_values and int(kr.max()).bit_length() + vb <= 62:
+        # one sort of packed (key, row, value code) integers
+        comp = kr << vb
+        comp |= codes_a[idx]
+        comp.sort()
+        kr = comp >> vb
+        V = vtable[comp & ((1 << vb) - 1)]
+    elif with_values:
+        order = np.argsort(kr, kind="stable")
+        kr = kr[order]
+        V = vtable[codes_a[idx][order]]
+    else:
+        kr.sort()
+        V = None
+    m = kr.size
+    if m > 1:
+        new = np.empty(m, dtype=bool)
+        new[0] = True
+        np.not_equal(kr[1:], kr[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        if starts.size < m:
+            if V is not None:
+                V = np.maximum.reduceat(V, starts)
+            kr = kr[starts]
+            m = kr.size
+    K = kr // n
+    R = kr - K * n
+    first = np.empty(m, dtype=bool)
+    first[0] = True
+    np.not_equal(K[1:], K[:-1], out=first[1:])
+    kstart = np.flatnonzero(first)
+    kid = K[kstart]
+    kids = kid.tolist()
+    start = kstart.tolist()
+    end = start[1:] + [m]
+    p = _Postings(specs.ids, dict(zip(kids, range(len(kids)))), start, end, R.astype(np.int32), V)
+    p.kids = kid
+    return p
+
+
+class _PageVocab:
+    """The page's words (keys of its own text and context that are words, not concepts or
+    exact-form keys) - or only those the typo index takes - as a membership test."""
+
+    __slots__ = ("ids", "page")
+
+    def __init__(self, ids: dict[str, int], page: frozenset[int]) -> None:
+        self.ids = ids    # key -> id (the spec cache's)
+        self.page = page  # ids of the page's words
+
+    @classmethod
+    def of(cls, specs: _SpecCache, kinds: np.ndarray, tables: tuple[_Postings, ...], min_kind: int) -> "_PageVocab":
+        page: set[int] = set()
+        for t in tables:
+            page.update(t.kids[kinds[t.kids] >= min_kind].tolist())
+        return cls(specs.ids, frozenset(page))
+
+    def __contains__(self, w: object) -> bool:
+        return self.ids.get(w) in self.page
+
+
+class _PageFuzzy:
+    """Typo, prefix and abbreviation lookups over the page's typo-index words (what a
+    ``FuzzyIndex`` of them answers), from the process-wide index of every word seen."""
+
+    __slots__ = ("_index", "_vocab", "_contains")
+
+    def __init__(self, specs: _SpecCache, vocab_: _PageVocab) -> None:
+        self._index = specs.fuzzy
+        self._vocab = vocab_
+        self._contains = vocab_.__contains__
+
+    def __contains__(self, w: str) -> bool:
+        return w in self._vocab
+
+    def typos(self, w: str) -> list[tuple[str, int]]:
+        return self._index.typos(w, self._contains)
+
+    def completions(self, prefix: str, limit: int = 8) -> list[str]:
+        return self._index.completions(prefix, self._contains, limit)
+
+    def prefixes_of(self, w: str, min_len: int = 3) -> list[str]:
+        """Page words that are proper prefixes of ``w`` (``FuzzyIndex.prefixes_of``)."""
+        ids, page = self._vocab.ids, self._vocab.page
+        return [w[:k] for k in range(min_len, len(w)) if ids.get(w[:k]) in page]
+
+
+class _PagePairs:
+    """The page's adjacent word pairs (of own text), as a membership test."""
+
+    __slots__ = ("ids", "page")
+
+    def __init__(self, ids: dict[tuple[str, str], int], page: frozenset[int]) -> None:
+        self.ids = ids    # pair -> id (the spec cache's)
+        self.page = page  # ids of the page's pairs
+
+    def __contains__(self, pair: object) -> bool:
+        return self.ids.get(pair) in self.page
+
+
+_HEADER_WORDS = ("header", "banner", "top bar", "topbar", "navbar", "masthead")
+_FOOTER_WORDS = ("footer", "contentinfo", "bottom")
+_LEFT_WORDS = ("sidebar", "side bar", "sidenav", "complementary", "left")
+
+
+def _pos_hint(section: str, parent: str, ancestors: tuple[str, ...], anc_roles: tuple[str, ...]) -> tuple | None:
+    """(left, right, top, bottom) position hint from an element's context names, None if none."""
+    ctx = " ".join([section, parent, *ancestors, *anc_roles]).lower()
+    h = [0.5, 0.5, 0.5, 0.5]
+    hit = False
+    if any(w in ctx for w in _HEADER_WORDS):
+        h[2], h[3], hit = 1.0, 0.0, True
+    elif any(w in ctx for w in _FOOTER_WORDS):
+        h[2], h[3], hit = 0.0, 1.0, True
+    if any(w in ctx for w in _LEFT_WORDS):
+        h[0], h[1], hit = 0.9, 0.1, True
+    elif "right" in ctx or "aside" in ctx:
+        h[0], h[1], hit = 0.1, 0.9, True
+    return (h[0], h[1], h[2], h[3]) if hit else None
+
+
 @dataclass(frozen=True, slots=True)
 class _TermVec:
     c_rows: np.ndarray   # rows matched in own text
@@ -235,166 +756,149 @@ class ElementIndex:
 
     # ------------------------------------------------------------------ build
     def _build(self) -> None:
-        n = len(self._desc)
-        content: dict[str, dict[int, float]] = {}
-        names: dict[str, set[int]] = {}
-        context: dict[str, dict[int, float]] = {}
-        pairs: set[tuple[str, str]] = set()
-        n_name = np.ones(n, dtype=_F32)
-        prior = np.ones(n, dtype=_F32)
-        static = np.zeros(n, dtype=bool)
-        role_ids = np.zeros(n, dtype=np.int32)
+        desc = self._desc
+        n = len(desc)
+        emb = self._emb
+        specs = _specs(emb)
+        owns, own, ctxs, names, hrefs = specs.owns, specs.own, specs.contexts, specs.names, specs.hrefs
+        n_name = [1] * n
         role_index: dict[str, int] = {"": 0}
         geom = np.full((n, 4), np.nan, dtype=_F32)
-        accs: list[dict[int, float]] = []
-        ctx_accs: list[dict[int, float]] = []
-        own_texts: list[tuple[int, str, float]] = []
-        abbrevs: set[str] = set()
-        emb = self._emb
+        modal = np.zeros(n, dtype=bool)
+        # the parts of each element, in document order and, within an element, in the order
+        # its vectors accumulate them: own (role, own texts, href), context, name keys
+        pids: list[int] = []
+        prow: list[int] = []
+        xpids: list[int] = []
+        npids: list[int] = []
+        nrow: list[int] = []
+        roles: dict[tuple, tuple] = {}     # (role, disabled, interactive) -> (number, its role part)
+        role_rows: list[tuple] = []         # number -> (role id, prior, static)
+        rnum: list[int] = []                # element -> number
+        symbolic_of: dict[str, bool] = {}
 
-        def post(table: dict, keys: lexical.TextKeys, row: int, w: float, *, with_compounds: bool = True) -> None:
-            for raw, k in zip(keys.raw, keys.stems):
-                sw = w if raw == k else w * lexical.STEM_ONLY
-                d = table.setdefault(k, {})
-                if d.get(row, 0.0) < sw:
-                    d[row] = sw
-                if raw != k:
-                    d = table.setdefault(lexical.SURFACE + raw, {})
-                    if d.get(row, 0.0) < w:
-                        d[row] = w
-            if with_compounds:
-                cw = w * Q_COMPOUND
-                for k in keys.compounds:
-                    d = table.setdefault(k, {})
-                    if d.get(row, 0.0) < cw:
-                        d[row] = cw
-            for k in keys.concepts:
-                d = table.setdefault(k, {})
-                if d.get(row, 0.0) < w:
-                    d[row] = w
-
-        for i, d in enumerate(self._desc):
-            role = d.role.lower()
-            if role not in role_index:
-                role_index[role] = len(role_index)
-            role_ids[i] = role_index[role]
-            acc: dict[int, float] = {}
-            xacc: dict[int, float] = {}
-            primary = d.name or d.primary
-            symbolic = bool(d.name) and not _WORDY.search(d.name)
-            if symbolic:
-                # an icon button named "+" or "⋮": its title/description is what it is called
-                primary = d.label or d.title or d.description or d.placeholder or d.name
-            own = [
-                (d.name, F_NAME), (d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
-                (d.description, F_DESCRIPTION), (d.text, F_TEXT), (d.column, F_COLUMN), (d.value, F_VALUE),
-                (d.input_type, F_TYPE),
-            ]
-            if (not d.name or symbolic) and primary and primary is not d.name:
-                own.append((primary, F_NAME))
-            for text, w in own:
-                if not text:
-                    continue
-                keys = analyze_text(text)
-                post(content, keys, i, w)
-                pairs.update(keys.bigrams)
-                own_texts.append((i, text, 1.0 if w >= F_NAME else (0.5 if text is d.value or text is d.column else 0.7)))
-                for a in _CAPS.findall(text):
-                    abbrevs.add(a.lower())
-            pk = analyze_text(primary) if primary else None
-            if pk is not None:
-                ks = pk.keys()
-                for k in ks:
-                    names.setdefault(k, set()).add(i)
-                words_ = {st for st in pk.stems if not st[0].isdigit()} or set(pk.stems)
-                n_name[i] = max(1, len(words_))
-            rt = vocab.ROLE_TEXT.get(role)
-            if rt:
-                post(content, analyze_text(rt, joins=False), i, F_ROLE_TEXT, with_compounds=False)
-            if d.href:
-                post(content, analyze_text(d.href.replace("/", " ").replace("-", " ").replace("_", " "), joins=False), i,
-                     F_HREF, with_compounds=False)
-            if role:
-                emb.add_feature(acc, "r:" + role, 0.5)
-            # context
-            if d.parent:
-                post(context, analyze_text(d.parent), i, X_PARENT)
-                emb.add_text(xacc, d.parent, CTX_EMB_PARENT)
-            if d.section:
-                post(context, analyze_text(d.section), i, X_SECTION)
-                emb.add_text(xacc, d.section, CTX_EMB_SECTION)
-            if d.heading and d.heading != d.primary:
-                post(context, analyze_text(d.heading), i, X_HEADING)
-                emb.add_text(xacc, d.heading, CTX_EMB_ANCESTOR)
-            if d.item:
-                post(context, analyze_text(d.item), i, X_ITEM)
-                emb.add_text(xacc, d.item, CTX_EMB_ITEM)
-            for a in d.ancestors[:4]:
-                post(context, analyze_text(a), i, X_ANCESTOR)
-                emb.add_text(xacc, a, CTX_EMB_ANCESTOR)
-            for ar in d.ancestor_roles[:6]:
-                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
-                if t:
-                    post(context, analyze_text(t, joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
-            if d.in_dialog and "dialog" not in d.ancestor_roles:
-                post(context, analyze_text("dialog modal popup", joins=False), i, X_ANCESTOR_ROLE, with_compounds=False)
-            for ar in d.ancestor_roles[:3]:
-                t = vocab.CONTAINER_ROLE_TEXT.get(ar)
-                if t:
-                    emb.add_text(xacc, t, CTX_EMB_ANCESTOR)
-            accs.append(acc)
-            ctx_accs.append(xacc)
-            # prior for actionable elements
-            if role in vocab.INTERACTIVE_ROLES:
-                p = 1.0
-                if d.disabled or d.interactive is False:
-                    p = DISABLED_PRIOR
-            elif role in vocab.CONTAINER_ROLES:
-                p = CONTAINER_PRIOR if not d.interactive else 1.0
-            elif role in vocab.NON_INTERACTIVE_ROLES:
-                p = NON_INTERACTIVE_PRIOR if not d.interactive else 1.0
+        for i, d in enumerate(desc):
+            rk = (d.role, d.disabled, d.interactive)
+            r = roles.get(rk)
+            if r is None:
+                role = d.role.lower()
+                if role not in role_index:
+                    role_index[role] = len(role_index)
+                # prior for actionable elements
+                if role in vocab.INTERACTIVE_ROLES:
+                    p = 1.0
+                    if d.disabled or d.interactive is False:
+                        p = DISABLED_PRIOR
+                elif role in vocab.CONTAINER_ROLES:
+                    p = CONTAINER_PRIOR if not d.interactive else 1.0
+                elif role in vocab.NON_INTERACTIVE_ROLES:
+                    p = NON_INTERACTIVE_PRIOR if not d.interactive else 1.0
+                else:
+                    p = UNKNOWN_ROLE_PRIOR if not d.interactive else 1.0
+                role_rows.append((role_index[role], p, role not in vocab.INTERACTIVE_ROLES and not d.interactive))
+                r = roles[rk] = (len(role_rows) - 1, specs.role(emb, role))
+            rnum.append(r[0])
+            pids.append(r[1])  # role text postings; the role's embedding feature comes first
+            prow.append(i)
+            # own text, by field (weights: postings, embedding)
+            name = d.name
+            primary = name or d.primary
+            if name:
+                symbolic = symbolic_of.get(name)
+                if symbolic is None:
+                    symbolic = symbolic_of[name] = not _WORDY.search(name)
+                if symbolic:
+                    # an icon button named "+" or "⋮": its title/description is what it is called
+                    primary = d.label or d.title or d.description or d.placeholder or d.name
+                p = owns.get((name, F_NAME, 1.0))
+                pids.append(own(emb, name, F_NAME, 1.0) if p is None else p)
+                prow.append(i)
             else:
-                p = UNKNOWN_ROLE_PRIOR if not d.interactive else 1.0
-            prior[i] = p
-            static[i] = role not in vocab.INTERACTIVE_ROLES and not d.interactive
-            g = d.geometry
-            if g is not None:
-                geom[i] = g
+                symbolic = False
+            value, column = d.value, d.column
+            for text, w in ((d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
+                            (d.description, F_DESCRIPTION), (d.text, F_TEXT)):
+                if text:
+                    we = 0.5 if text is value or text is column else 0.7
+                    p = owns.get((text, w, we))
+                    pids.append(own(emb, text, w, we) if p is None else p)
+                    prow.append(i)
+            if column:
+                p = owns.get((column, F_COLUMN, 0.5))
+                pids.append(own(emb, column, F_COLUMN, 0.5) if p is None else p)
+                prow.append(i)
+            if value:
+                p = owns.get((value, F_VALUE, 0.5))
+                pids.append(own(emb, value, F_VALUE, 0.5) if p is None else p)
+                prow.append(i)
+            text = d.input_type
+            if text:
+                we = 0.5 if text is value or text is column else 0.7
+                p = owns.get((text, F_TYPE, we))
+                pids.append(own(emb, text, F_TYPE, we) if p is None else p)
+                prow.append(i)
+            if (not name or symbolic) and primary and primary is not name:
+                p = owns.get((primary, F_NAME, 1.0))
+                pids.append(own(emb, primary, F_NAME, 1.0) if p is None else p)
+                prow.append(i)
+            if primary:
+                nm = names.get(primary)
+                if nm is None:
+                    nm = specs.name(primary)
+                npids.append(nm[0])
+                nrow.append(i)
+                n_name[i] = nm[1]
+            if d.href:
+                p = hrefs.get(d.href)
+                pids.append(specs.href(d.href) if p is None else p)
+                prow.append(i)
+            # context
+            anc_roles = d.ancestor_roles
+            ck = (d.parent, d.section, d.heading if d.heading and d.heading != d.primary else "", d.item,
+                  d.ancestors, anc_roles, d.in_dialog and "dialog" not in anc_roles)
+            p = ctxs.get(ck)
+            xpids.append(specs.context(emb, ck) if p is None else p)
+            if d.positional:
+                g = d.geometry
+                if g is not None:
+                    geom[i] = g
+            if d.in_modal:
+                modal[i] = True
 
-        for i, text, w in own_texts:
-            emb.add_text(accs[i], text, w)
-
-        def arrays(table: dict[str, dict[int, float]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-            out = {}
-            for k, rows in table.items():
-                r = np.fromiter(rows.keys(), dtype=np.int32, count=len(rows))
-                v = np.fromiter(rows.values(), dtype=_F32, count=len(rows))
-                out[k] = (r, v)
-            return out
-
-        self._content = arrays(content)
-        self._context = arrays(context)
-        self._content_d = content
-        self._context_d = context
-        self._names_d = names
-        self._names = {k: np.fromiter(sorted(v), dtype=np.int32, count=len(v)) for k, v in names.items()}
-        self._pairs = pairs
-        self._n_name = n_name
+        arr = specs.arrays()
+        rn = np.array(rnum, dtype=np.int64)
+        role_ids = np.array([r[0] for r in role_rows], dtype=np.int32)[rn] if n else np.zeros(0, dtype=np.int32)
+        prior = np.array([r[1] for r in role_rows], dtype=_F32)[rn] if n else np.ones(0, dtype=_F32)
+        static = np.array([r[2] for r in role_rows], dtype=bool)[rn] if n else np.zeros(0, dtype=bool)
+        P = np.array(pids, dtype=np.int64)
+        PR = np.array(prow, dtype=np.int64)
+        XP = np.array(xpids, dtype=np.int64)
+        rows = np.arange(n, dtype=np.int64)
+        b_off, b_len, bigrams, has_caps = arr[10:14]
+        self._pairs = _PagePairs(specs.bigram_ids, frozenset(bigrams[_gather(b_off[P], b_len[P])].tolist()))
+        abbrevs: set[str] = set()
+        caps = specs.caps
+        for j in np.unique(P[has_caps[P] != 0]).tolist():
+            abbrevs.update(caps[j])
+        self._content = _postings(specs, arr, P, PR, n)
+        self._context = _postings(specs, arr, XP, rows, n)
+        self._names = _postings(specs, arr, np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), n,
+                                with_values=False)
+        self._n_name = np.array(n_name, dtype=_F32)
         self._prior = prior
         self._static = static
-        modal = np.fromiter((d.in_modal for d in self._desc), dtype=bool, count=n)
         self._outside_modal = ~modal if modal.any() else None
         self._role_ids = role_ids
         self._role_index = role_index
         self._geom = geom
         self._has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
-        self._order = np.arange(n, dtype=np.int32)
-        vocab_words = {k for k in list(content) + list(context) if not k.startswith(("c:", lexical.SURFACE))}
-        self._vocab = frozenset(vocab_words)
-        self._fuzzy = FuzzyIndex(vocab_words)
+        self._order = rows.astype(np.int32)
+        tables = (self._content, self._context)
+        self._vocab = _PageVocab.of(specs, arr[14], tables, 1)
+        self._fuzzy = _PageFuzzy(specs, _PageVocab.of(specs, arr[14], tables, 2))
         self._abbrevs = frozenset(a for a in abbrevs if a in self._vocab)
-        self._matrix = emb.matrix(accs) if n else np.zeros((0, emb.dim), dtype=_F32)
-        self._ctx_matrix = emb.matrix(ctx_accs) if n else np.zeros((0, emb.dim), dtype=_F32)
+        self._matrix = self._features_matrix(arr, P, PR, n)
+        self._ctx_matrix = self._features_matrix(arr, XP, rows, n)
         self._log_n = math.log(1.0 + n)
         # page extents for positional phrases
         if n and self._has_geom.any():
@@ -402,19 +906,15 @@ class ElementIndex:
             self._extent = (float(np.nanmax(g[:, 0] + g[:, 2])) or 1.0, float(np.nanmax(g[:, 1] + g[:, 3])) or 1.0)
         else:
             self._extent = (1.0, 1.0)
-        # section hints for positions when there is no geometry
-        hints = np.full((n, 4), 0.5, dtype=_F32)  # left, right, top, bottom
-        for i, d in enumerate(self._desc):
-            ctx = " ".join([d.section, d.parent, *d.ancestors, *d.ancestor_roles]).lower()
-            if any(w in ctx for w in ("header", "banner", "top bar", "topbar", "navbar", "masthead")):
-                hints[i, 2], hints[i, 3] = 1.0, 0.0
-            elif any(w in ctx for w in ("footer", "contentinfo", "bottom")):
-                hints[i, 2], hints[i, 3] = 0.0, 1.0
-            if any(w in ctx for w in ("sidebar", "side bar", "sidenav", "complementary", "left")):
-                hints[i, 0], hints[i, 1] = 0.9, 0.1
-            elif "right" in ctx or "aside" in ctx:
-                hints[i, 0], hints[i, 1] = 0.1, 0.9
-        self._pos_hints = hints
+        # section hints for positions when there is no geometry: left, right, top, bottom
+        self._pos_hints = np.array(specs.hints, dtype=_F32)[arr[8][XP]] if n else np.zeros((0, 4), dtype=_F32)
+
+    def _features_matrix(self, arr: tuple, pids: np.ndarray, prow: np.ndarray, n: int) -> np.ndarray:
+        """Embedding matrix of the parts ``pids`` of rows ``prow`` (features summed in order)."""
+        slots, fvals, e_off, e_len = arr[2], arr[3], arr[6], arr[7]
+        lens = e_len[pids]
+        idx = _gather(e_off[pids], lens)
+        return self._emb.matrix_from_features(n, np.repeat(prow, lens), slots[idx], fvals[idx])
 
     def _state(self, key: str) -> np.ndarray:
         """Per element: 1/0 for the state ``key`` (checked, expanded, disabled...), -1 if it has none."""
@@ -472,16 +972,18 @@ class ElementIndex:
             put(lexical.SURFACE + raw, 1.0)
         for c, q in concepts:
             put(c, q)
+        vids, vpage = self._vocab.ids, self._vocab.page
         for j in joins:
-            if j in self._vocab:
+            if vids.get(j) in vpage:
                 put(j, Q_COMPOUND)
         if not st.isalpha() or len(st) < 3:
             return alts
         # acronyms on the page ("INV" for invoice, "QTY" for quantity)
-        for v in self._fuzzy.prefixes_of(st):
-            if v in self._abbrevs and len(v) / len(st) >= 0.4:
-                put(v, Q_ABBREV)
-        if (st in self._vocab or not fuzzy or len(st) < 4 or len(st) > lexical.MAX_FUZZY_LEN
+        if self._abbrevs:
+            for v in self._fuzzy.prefixes_of(st):
+                if v in self._abbrevs and len(v) / len(st) >= 0.4:
+                    put(v, Q_ABBREV)
+        if (vids.get(st) in vpage or not fuzzy or len(st) < 4 or len(st) > lexical.MAX_FUZZY_LEN
                 or st in lexical.KNOWN_STEMS or raw in lexical.KNOWN_STEMS):
             # on the page, or a known word spelled right (its synonyms were added above): no fuzzing
             return alts
@@ -506,35 +1008,42 @@ class ElementIndex:
         Small merges run on Python dicts (cheaper than numpy calls at this size); large
         ones on dense numpy arrays. Returns dicts row -> value, or dense arrays.
         """
-        cd, xd = self._content_d, self._context_d
+        cd, xd = self._content, self._context
+        ids, cs, xs = cd.ids, cd.span, xd.span
+        cstart, cend, xstart, xend = cd.start, cd.end, xd.start, xd.end
+        found = []  # (alternative, quality, its number in content or None, ... in context or None)
         total = 0
-        for k in alts:
-            p = cd.get(k)
-            if p:
-                total += len(p)
-            p = xd.get(k)
-            if p:
-                total += len(p)
+        for k, q in alts.items():
+            j = ids.get(k)
+            if j is None:
+                continue
+            tc = cs.get(j)
+            tx = xs.get(j)
+            if tc is not None:
+                total += cend[tc] - cstart[tc]
+            elif tx is None:
+                continue
+            if tx is not None:
+                total += xend[tx] - xstart[tx]
+            found.append((k, q, tc, tx))
         if total <= SMALL_MERGE:
             c: dict[int, float] = {}
             x: dict[int, float] = {}
             h: dict[int, float] = {}
-            names = self._names_d
-            for k, q in alts.items():
-                p = cd.get(k)
-                if p:
-                    for r, v in p.items():
+            names = self._names
+            for k, q, tc, tx in found:
+                if tc is not None:
+                    for r, v in cd.dict_at(tc).items():
                         v *= q
                         if v > c.get(r, 0.0):
                             c[r] = v
                     if q >= 0.6:
-                        nm = names.get(k)
+                        nm = names.list_at(names.span.get(ids[k]))
                         if nm:
                             for r in nm:
                                 h[r] = hit_weight
-                p = xd.get(k)
-                if p:
-                    for r, v in p.items():
+                if tx is not None:
+                    for r, v in xd.dict_at(tx).items():
                         v *= q
                         if v > x.get(r, 0.0):
                             x[r] = v
@@ -544,19 +1053,17 @@ class ElementIndex:
         c = np.zeros(n, dtype=_F32)
         x = np.zeros(n, dtype=_F32)
         nh = np.zeros(n, dtype=_F32)
-        content, context, names = self._content, self._context, self._names
-        for k, q in alts.items():
-            p = content.get(k)
-            if p is not None:
-                rows, vals = p
+        names = self._names
+        for k, q, tc, tx in found:
+            if tc is not None:
+                rows, vals = cd.arrays_at(tc)
                 c[rows] = np.maximum(c[rows], vals * q)
                 if q >= 0.6:
-                    nr = names.get(k)
+                    nr = names.get_rows(k)
                     if nr is not None:
                         nh[nr] = hit_weight
-            p = context.get(k)
-            if p is not None:
-                rows, vals = p
+            if tx is not None:
+                rows, vals = xd.arrays_at(tx)
                 x[rows] = np.maximum(x[rows], vals * q)
         nh[c <= 0] = 0.0
         return c, x, nh
@@ -652,7 +1159,7 @@ class ElementIndex:
             return _EMPTY_I
         rows: set[int] = set()
         for k in opp:
-            p = self._content_d.get(k)
+            p = self._content.get_list(k)
             if p:
                 rows.update(p)
         if not rows:

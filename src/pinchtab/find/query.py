@@ -305,7 +305,8 @@ def parse_query_for_page(query: str, pairs) -> ParsedQuery:
 
     The parse is cached per query string together with the word pairs its literal-text
     guards consulted; it is reused for any page that contains none of those pairs, and
-    redone (uncached) for a page that does. ``pairs`` is the page's set of adjacent words.
+    redone (uncached) for a page that does. ``pairs`` is the page's set of adjacent words
+    (anything with ``in``).
     """
     hit = _GLOBAL.get(query)
     if hit is None:
@@ -321,7 +322,7 @@ def parse_query_for_page(query: str, pairs) -> ParsedQuery:
             _GLOBAL.clear()
         _GLOBAL[query] = hit
     pq, consulted = hit
-    if consulted and not consulted.isdisjoint(pairs):
+    if consulted and any(p in pairs for p in consulted):
         return parse_query(query, lambda a, b: (a, b) in pairs)
     return pq
 
