@@ -3,6 +3,7 @@
 Usage:
     .venv/bin/python bench/find_build.py                    # build times, synthetic + real pages
     .venv/bin/python bench/find_build.py --sizes 1000 --iters 50
+    .venv/bin/python bench/find_build.py --cold             # caches cleared before every build
     .venv/bin/python bench/find_build.py --golden FILE      # write FILE if absent, else compare
     .venv/bin/python bench/find_build.py --profile 1000     # cProfile of the 1,000-element build
 
@@ -13,6 +14,12 @@ Build times (median, ms) are measured on:
   ``tests/fixtures/find_pages/`` pages, captured through the real pipeline (headless Chromium,
   ``snapshot.capture``, ``n.to_element()``) into ``--snapshots DIR`` (default
   ``/tmp/pinchtab-find-build``) on first use; later runs reuse the files.
+
+By default the caches find keeps across indexes are warm (the page was built before, as
+consecutive snapshots of one page share almost all their texts); ``--new-page`` clears them
+before every build (a page not seen before: only the lru caches of the text pipeline -
+normalize, stem, analyze_text... - are warm), ``--cold`` clears those too (a first snapshot
+after start).
 
 ``--golden FILE`` runs every query of every evaluation set - the shared corpus, the dev set and
 its holdout, the captured ``find_pages`` snapshots, the large page and the synthetic
@@ -105,13 +112,33 @@ def snapshots(dirpath: Path) -> Path:
 
 
 # ------------------------------------------------------------------------------ timing
-def median_ms(fn, iters: int) -> tuple[float, float]:
+def median_ms(fn, iters: int, cold: str = "") -> tuple[float, float]:
     ts = []
     for _ in range(iters):
+        if cold:
+            clear_caches(cold == "cold")  # not timed
         t0 = time.perf_counter_ns()
         fn()
         ts.append(time.perf_counter_ns() - t0)
     return statistics.median(ts) / 1e6, min(ts) / 1e6
+
+
+def clear_caches(text_pipeline: bool = True) -> None:
+    """Forget what find caches across indexes: with ``text_pipeline`` everything (a first
+    snapshot in a fresh process), else only the per-text index parts (a new page)."""
+    from pinchtab.find import embedding, lexical, query
+
+    for mod in (lexical, embedding, matcher, query) if text_pipeline else ():
+        for name in dir(mod):
+            obj = getattr(mod, name)
+            if hasattr(obj, "cache_clear"):  # lru caches: normalize, stem, analyze_text, _slot...
+                obj.cache_clear()
+    for name in ("_SPEC_CACHES", "_SHARED", "_TERM_FEATURES"):
+        for mod in (matcher, embedding):
+            d = getattr(mod, name, None)
+            if isinstance(d, dict):
+                d.clear()
+    query.clear_parse_cache()
 
 
 def timing(args) -> None:
@@ -142,7 +169,7 @@ def timing(args) -> None:
         build()  # warm-up (module caches of earlier runs are realistic: snapshots of the same page repeat)
         iters = args.iters or max(5, min(200, 30000 // max(count, 1)))
         gc.collect()
-        med, best = median_ms(build, iters)
+        med, best = median_ms(build, iters, "cold" if args.cold else ("new" if args.new_page else ""))
         print(f"{name:<24} | {count:>8} | {med:>9.2f} ms | {best:>7.2f} ms | {1000 * med / max(count, 1):>8.1f} us")
 
 
@@ -202,13 +229,15 @@ def golden_sets(snap: Path):
                         for n in (1000, 10000)]
 
 
-def run_golden(snap: Path) -> dict:
+def run_golden(snap: Path, cold: bool = False) -> dict:
     rr = _RawRound()
     matcher.round = rr  # module global shadows the builtin inside matcher only
     out: dict = {}
     try:
         for set_name, pages in golden_sets(snap):
             for page, elements, queries in pages:
+                if cold:
+                    clear_caches()
                 idx = ElementIndex(elements)
                 recs = []
                 for q in queries:
@@ -284,6 +313,12 @@ def main() -> None:
     ap.add_argument("--sizes", default="16,100,1000,10000")
     ap.add_argument("--iters", type=int, default=0, help="builds per page (default: by size)")
     ap.add_argument("--no-real", action="store_true", help="synthetic pages only")
+    ap.add_argument("--new-page", action="store_true",
+                    help="clear the per-text index parts before each build, keep the lru caches of the "
+                         "text pipeline (a page not seen before, in a process that has run)")
+    ap.add_argument("--cold", action="store_true",
+                    help="clear every cache find keeps across indexes before each build (first snapshot "
+                         "after start); default: warm (the same page again, as consecutive snapshots are)")
     ap.add_argument("--snapshots", type=Path, default=DEFAULT_SNAPSHOTS)
     ap.add_argument("--golden", type=Path, help="write (if absent) or compare a golden results file")
     ap.add_argument("--profile", type=int, metavar="N", help="cProfile the build of an N-element page")
@@ -293,7 +328,7 @@ def main() -> None:
         return
     if args.golden:
         t0 = time.perf_counter()
-        new = run_golden(snapshots(args.snapshots))
+        new = run_golden(snapshots(args.snapshots), args.cold)
         if args.golden.exists():
             old = json.loads(args.golden.read_text())
             n = compare(old, new)
