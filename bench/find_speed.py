@@ -17,7 +17,9 @@ Reported, per page size (median of many calls, microseconds):
 * ``new query``  - same, but the parse cache cleared too (a query text never seen before).
 * ``repeat``     - ``index.find`` when the same query was already run on that index.
 * ``one-shot``   - ``find(query, elements)``: builds the index, then matches.
-* ``build``      - ``ElementIndex(elements)``.
+* ``build``      - ``ElementIndex(elements)``, the same page again: find's per-text caches are
+                   warm, as for consecutive snapshots of one page (``bench/find_build.py
+                   --new-page`` / ``--cold`` time a page not seen before / a fresh process).
 """
 
 from __future__ import annotations
