@@ -6,6 +6,7 @@ this module decides (security policy, defaults, which tab), and knows nothing of
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -32,6 +33,7 @@ class BrowserService:
         b = self.browser
         out: dict[str, Any] = {"status": "ok" if b.alive else "down", "tabs": len(b.targets)}
         out["browser"] = b.version
+        out["pid"] = os.getpid()  # lets a server tell its own bridge from another on the same port
         if b.restarts:
             out["restarts"] = b.restarts
         if b.last_death:

@@ -351,8 +351,10 @@ class InstanceManager:
                 break
             try:
                 res = await self.client.get(f"{inst.url}/health", headers=self.auth, timeout=HEALTH_TIMEOUT)
-                if res.status_code == 200:
-                    body = res.json()
+                body = res.json() if res.status_code == 200 else {}
+                # Another process may answer on this port (a bridge still shutting down, another
+                # server's instance); only our own child counts, and it will fail to bind.
+                if res.status_code == 200 and body.get("pid", proc.pid) == proc.pid:
                     inst.tabs = int(body.get("tabs") or 0)
                     inst.status = "running"
                     self._drop_config(inst)  # read at startup; the token should not linger on disk
