@@ -51,10 +51,8 @@ def pick_tab(path_tab: str | None, model: TabScoped | None) -> str | None:
 
 
 def action_spec(req: ActionRequest) -> ActionSpec:
-    return ActionSpec(
-        kind=req.kind, ref=req.ref, selector=req.selector, x=req.x, y=req.y, text=req.text,
-        value=req.value, key=req.key, pixels=req.pixels, direction=req.direction, wait_nav=req.wait_nav,
-    )
+    # ActionSpec has ActionRequest's fields minus the tab (a test keeps the two in step).
+    return ActionSpec(**req.model_dump(exclude={"tab_id"}))
 
 
 def _binary_or_json(data: bytes, raw: bool, media_type: str, extra: dict[str, Any]) -> Response:
