@@ -50,11 +50,8 @@ def _healthy(base_url: str) -> bool:
 
 
 def server_command(port: int) -> list[str]:
-    """``server`` once the orchestrator is there, else ``bridge``: whichever the CLI has."""
-    from pinchtab.cli import main
-
-    sub = "server" if "server" in main.commands else "bridge"
-    return [sys.executable, "-m", "pinchtab", sub, "--port", str(port)]
+    """The command that starts a local ``pinchtab server`` on ``port``."""
+    return [sys.executable, "-m", "pinchtab", "server", "--port", str(port)]
 
 
 def log_path(port: int) -> Path:

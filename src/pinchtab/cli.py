@@ -110,7 +110,7 @@ from pinchtab.mcp.cli import mcp_command  # noqa: E402
 
 main.add_command(mcp_command, "mcp")
 
-from pinchtab.commands import register as register_client_commands  # noqa: E402
+from pinchtab.client_commands import register as register_client_commands  # noqa: E402
 
 register_client_commands(main)
 

@@ -1,10 +1,11 @@
 """Python client for the PinchTab HTTP API: ``Client`` (sync) and ``AsyncClient`` (async), on httpx.
 
-Every route is described once, in ``_Routes``: a method builds a ``Call`` (HTTP method, path, query,
-body, how to read the answer) and hands it to ``self._send``. ``Client._send`` runs it and returns
-the value; ``AsyncClient._send`` is a coroutine, so on ``AsyncClient`` every method returns an
-awaitable of the same value. Wire names (``tabId``, ``waitFor``, ...) come from the request models
-in ``pinchtab.models``, which also define the HTTP routes, so a parameter is named in one place.
+Every route of the table in ``pinchtab.api`` is a method: ``call(name, tab_id, **fields)`` builds a
+``Call`` (HTTP method, path, query, body, how to read the answer) from the route and its request
+model, and hands it to ``self._send``. Routes without a hand-written method below get one named
+after the route (``pt.instance_logs("inst_1", lines=20)``); the hand-written ones only give a
+friendlier signature or unwrap the answer. ``Client._send`` runs a call and returns the value;
+``AsyncClient._send`` is a coroutine, so on ``AsyncClient`` every method returns an awaitable.
 
     with pinchtab.Client() as pt:
         pt.navigate("https://example.com")
@@ -26,6 +27,7 @@ import httpx
 from pydantic import BaseModel
 
 from pinchtab import models
+from pinchtab.api import ROUTES, ROUTES_BY_NAME, Route
 from pinchtab.errors import PinchtabError
 
 DEFAULT_TIMEOUT = 60.0
@@ -78,8 +80,14 @@ def _wire(model: type[BaseModel], **fields: Any) -> dict[str, Any]:
     ``model_construct`` skips validation on purpose: the server validates, and answers a 400
     that says what is wrong, so the client never disagrees with it about what is valid.
     """
+    names = _field_names(model)
     given = {k: v for k, v in fields.items() if v is not None}
-    return model.model_construct(**given).model_dump(by_alias=True, exclude_unset=True, mode="json", warnings=False)
+    by_python = {name: given[wire] for name, info in model.model_fields.items()
+                 if (wire := info.alias or name) in given}
+    by_python.update({k: v for k, v in given.items() if k in model.model_fields})
+    extra = {k: v for k, v in given.items() if k not in names}
+    dumped = model.model_construct(**by_python).model_dump(by_alias=True, exclude_unset=True, mode="json", warnings=False)
+    return {**dumped, **extra}
 
 
 def _json(res: httpx.Response) -> Any:
@@ -112,42 +120,45 @@ class Call:
     timeout: float | None = None  # seconds; None: the client's default
 
 
-def _tab_path(path: str, tab_id: str | None) -> str:
-    """``/tabs/{id}/path`` with a tab ID, else the shorthand route (the current tab)."""
-    return f"/tabs/{quote(tab_id, safe='')}{path}" if tab_id else path
-
-
 def _seconds(ms: int | float | None) -> float | None:
     return None if ms is None else ms / 1000 + _TIMEOUT_MARGIN
 
 
 class _Routes:
-    """The PinchTab HTTP API, one method per operation. Subclasses provide ``_send``."""
+    """The PinchTab HTTP API, one method per route. Subclasses provide ``_send``."""
 
     def _send(self, call: Call) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def call(self, route_name: str, tab_id: str | None = None, /, *,
+             parse: Callable[[httpx.Response], Any] | None = None, wait_ms: int | float | None = None,
+             **fields: Any) -> Any:
+        """Call route ``name`` of ``pinchtab.api`` with its request fields (snake_case or wire names;
+        None means "not given"). ``tab_id`` picks ``/tabs/{id}/...``; ``wait_ms`` is how long the
+        server may take, so the HTTP request outlives it."""
+        return self._send(_build_call(ROUTES_BY_NAME[route_name], tab_id, fields, parse, wait_ms))
 
     # -- health and tabs -------------------------------------------------------------------------
 
     def health(self) -> dict[str, Any]:
         """``{"status":"ok","tabs":N,...}``. A server that is up but not ready raises (503)."""
-        return self._send(Call("GET", "/health"))
+        return self.call("health")
 
     def tabs(self) -> list[dict[str, Any]]:
         """Open tabs: ``[{"id","url","title","type"}]``."""
-        return self._send(Call("GET", "/tabs", parse=_key("tabs")))
+        return self.call("tabs", parse=_key("tabs"))
 
     def new_tab(self, url: str | None = None) -> dict[str, Any]:
         """Open a tab (about:blank without ``url``): ``{"tabId","url","title"}``."""
-        return self._send(Call("POST", "/tab", json=_wire(models.TabRequest, action="new", url=url)))
+        return self.call("tab", action="new", url=url)
 
     def focus_tab(self, id: str) -> dict[str, Any]:
         """Make ``id`` the current tab (the one shorthand routes act on)."""
-        return self._send(Call("POST", "/tab", json=_wire(models.TabRequest, action="focus", tab_id=id)))
+        return self.call("tab", action="focus", tab_id=id)
 
     def close_tab(self, id: str | None = None) -> dict[str, Any]:
         """Close ``id``, or the current tab: ``{"closed":true,"tabId"}``."""
-        return self._send(Call("POST", _tab_path("/close", id)))
+        return self.call("close_tab", id)
 
     # -- navigation ------------------------------------------------------------------------------
 
@@ -163,20 +174,20 @@ class _Routes:
         block_media: bool = False,
     ) -> dict[str, Any]:
         """Load ``url`` and answer after it loaded: ``{"tabId","url","title"}``. ``timeout`` in ms."""
-        body = _wire(
-            models.NavigateRequest, url=url, new_tab=new_tab or None, timeout=timeout, wait_for=wait_for,
-            wait_selector=wait_selector, block_images=block_images or None, block_media=block_media or None,
+        return self.call(
+            "navigate", tab_id, wait_ms=timeout, url=url, new_tab=new_tab or None, timeout=timeout,
+            wait_for=wait_for, wait_selector=wait_selector, block_images=block_images or None,
+            block_media=block_media or None,
         )
-        return self._send(Call("POST", _tab_path("/navigate", tab_id), json=body, timeout=_seconds(timeout)))
 
     def back(self, tab_id: str | None = None) -> dict[str, Any]:
-        return self._send(Call("POST", _tab_path("/back", tab_id)))
+        return self.call("back", tab_id)
 
     def forward(self, tab_id: str | None = None) -> dict[str, Any]:
-        return self._send(Call("POST", _tab_path("/forward", tab_id)))
+        return self.call("forward", tab_id)
 
     def reload(self, tab_id: str | None = None) -> dict[str, Any]:
-        return self._send(Call("POST", _tab_path("/reload", tab_id)))
+        return self.call("reload", tab_id)
 
     # -- snapshot and find -----------------------------------------------------------------------
 
@@ -191,12 +202,11 @@ class _Routes:
         max_tokens: int | None = None,
     ) -> dict[str, Any] | str:
         """Accessibility snapshot with refs: a dict for ``format="json"``, text for text/compact/yaml."""
-        params = _wire(
-            models.SnapshotQuery, filter="interactive" if interactive else None,
+        return self.call(
+            "snapshot", tab_id, filter="interactive" if interactive else None,
             format=None if format == "json" else format, diff=diff or None, selector=selector,
             depth=depth, max_tokens=max_tokens,
         )
-        return self._send(Call("GET", _tab_path("/snapshot", tab_id), params=params, parse=_json_or_text))
 
     def find(
         self,
@@ -209,11 +219,10 @@ class _Routes:
         explain: bool = False,
     ) -> dict[str, Any]:
         """Element by description: ``{"best_ref","confidence","score","matches",...}``."""
-        body = _wire(
-            models.FindRequest, query=query, threshold=threshold, top_k=top_k, lexical_weight=lexical_weight,
+        return self.call(
+            "find", tab_id, query=query, threshold=threshold, top_k=top_k, lexical_weight=lexical_weight,
             embedding_weight=embedding_weight, explain=explain or None,
         )
-        return self._send(Call("POST", _tab_path("/find", tab_id), json=body))
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -221,14 +230,12 @@ class _Routes:
                tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
         """One action (``kind``: click, type, fill, press, ...). ``fields`` are the other
         ``ActionRequest`` fields in snake_case: text, value, key, pixels, direction, x, y, wait_nav."""
-        body = _action_body(kind, ref=ref, selector=selector, **fields)
-        return self._send(Call("POST", _tab_path("/action", tab_id), json=body))
+        return self.call("action", tab_id, kind=kind, ref=ref, selector=selector, **fields)
 
     def actions(self, actions: list[dict[str, Any]], tab_id: str | None = None) -> dict[str, Any]:
         """Run actions in order, stopping at the first failure. Each item is a dict with ``kind``
         and the fields of ``action()`` (snake_case or camelCase keys)."""
-        body = {"actions": [_action_body(**a) for a in actions]}
-        return self._send(Call("POST", _tab_path("/actions", tab_id), json=body))
+        return self.call("actions", tab_id, actions=[_action_body(**a) for a in actions])
 
     def click(self, ref: str, tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
         return self.action("click", ref, tab_id=tab_id, **fields)
@@ -273,73 +280,128 @@ class _Routes:
 
     def text(self, tab_id: str | None = None, raw: bool = False, max_chars: int | None = None) -> dict[str, Any]:
         """Readable text of the page: ``{"url","title","text"}`` (``raw``: all of innerText)."""
-        params = _wire(models.TextQuery, mode="raw" if raw else None, max_chars=max_chars)
-        return self._send(Call("GET", _tab_path("/text", tab_id), params=params))
+        return self.call("text", tab_id, mode="raw" if raw else None, max_chars=max_chars)
 
     def screenshot(self, tab_id: str | None = None, format: str = "png", quality: int | None = None,
                    full_page: bool = False) -> bytes:
         """The image bytes (jpeg when ``quality`` is given)."""
-        params = _wire(models.ScreenshotQuery, format=None if format == "png" else format, quality=quality,
-                       full_page=full_page or None, raw=True)
-        return self._send(Call("GET", _tab_path("/screenshot", tab_id), params=params, parse=_body))
+        return self.call("screenshot", tab_id, format=None if format == "png" else format, quality=quality,
+                         full_page=full_page or None)
 
     def pdf(self, tab_id: str | None = None, landscape: bool = False, scale: float | None = None,
             page_ranges: str | None = None) -> bytes:
         """The page printed as PDF bytes."""
-        params = _wire(models.PdfRequest, landscape=landscape or None, scale=scale, page_ranges=page_ranges, raw=True)
-        return self._send(Call("GET", _tab_path("/pdf", tab_id), params=params, parse=_body))
+        return self.call("pdf", tab_id, landscape=landscape or None, scale=scale, page_ranges=page_ranges)
 
     def evaluate(self, expression: str, tab_id: str | None = None) -> Any:
         """The JSON value of a JavaScript expression (needs ``security.allowEvaluate``)."""
-        body = _wire(models.EvaluateRequest, expression=expression)
-        return self._send(Call("POST", _tab_path("/evaluate", tab_id), json=body, parse=_key("result")))
+        return self.call("evaluate", tab_id, parse=_key("result"), expression=expression)
 
     def cookies(self, tab_id: str | None = None, url: str | None = None) -> list[dict[str, Any]]:
         """Cookies of the page, or of ``url`` (needs ``security.allowCookies``)."""
-        params = _wire(models.CookiesQuery, url=url)
-        return self._send(Call("GET", _tab_path("/cookies", tab_id), params=params, parse=_key("cookies")))
+        return self.call("cookies", tab_id, parse=_key("cookies"), url=url)
 
     def set_cookies(self, cookies: list[dict[str, Any]], url: str | None = None, tab_id: str | None = None) -> int:
         """Set cookies (dicts with name, value and optionally domain, path, ...); answers how many."""
-        body = {"cookies": cookies, **({"url": url} if url else {})}
-        return self._send(Call("POST", _tab_path("/cookies", tab_id), json=body, parse=_key("set")))
+        return self.call("set_cookies", tab_id, parse=_key("set"), cookies=cookies, url=url)
 
     def wait(self, selector: str | None = None, text: str | None = None, timeout: int | None = None,
              tab_id: str | None = None) -> dict[str, Any]:
         """Wait until ``selector`` or ``text`` is present: ``{"present":bool,"elapsedMs"}``.
         ``timeout`` in ms (default 10000, capped at 30000 by the server)."""
-        body = _wire(models.WaitRequest, selector=selector, text=text, timeout=timeout)
         wait_ms = min(timeout if timeout is not None else 10000, models.MAX_WAIT_MS)
-        return self._send(Call("POST", _tab_path("/wait", tab_id), json=body, timeout=_seconds(wait_ms)))
+        return self.call("wait", tab_id, wait_ms=wait_ms, selector=selector, text=text, timeout=timeout)
 
     # -- orchestrator (pinchtab server) ----------------------------------------------------------
 
     def profiles(self) -> list[dict[str, Any]]:
         """Profiles (persistent Chrome user-data dirs): ``[{"id","name",...,"running"}]``."""
-        return self._send(Call("GET", "/profiles", parse=_key("profiles")))
+        return self.call("profiles", parse=_key("profiles"))
 
     def create_profile(self, name: str, description: str | None = None) -> dict[str, Any]:
-        body = {"name": name, **({"description": description} if description is not None else {})}
-        return self._send(Call("POST", "/profiles", json=body))
+        return self.call("create_profile", name=name, description=description)
 
     def delete_profile(self, id: str) -> dict[str, Any]:
-        return self._send(Call("DELETE", f"/profiles/{quote(id, safe='')}"))
+        return self.call("delete_profile", profile_id=id)
 
     def instances(self) -> list[dict[str, Any]]:
         """Browser instances the server runs: ``[{"id","status","port",...}]``."""
-        return self._send(Call("GET", "/instances", parse=_key("instances")))
+        return self.call("instances", parse=_key("instances"))
 
     def start_instance(self, profile_id: str | None = None, mode: str = "headless") -> dict[str, Any]:
         """Start a bridge with its own Chromium (a temporary profile without ``profile_id``)."""
-        body = {"mode": mode, **({"profileId": profile_id} if profile_id else {})}
-        return self._send(Call("POST", "/instances/start", json=body))
+        return self.call("start_instance", profile_id=profile_id, mode=mode)
 
     def stop_instance(self, id: str) -> dict[str, Any]:
-        return self._send(Call("POST", f"/instances/{quote(id, safe='')}/stop"))
+        return self.call("stop_instance", instance_id=id)
 
     def open_tab_in_instance(self, id: str, url: str) -> dict[str, Any]:
         """Open ``url`` in a new tab of instance ``id``: ``{"tabId",...}``."""
-        return self._send(Call("POST", f"/instances/{quote(id, safe='')}/tabs/open", json={"url": url}))
+        return self.call("open_tab_in_instance", instance_id=id, url=url)
+
+
+def _field_names(model: type[BaseModel]) -> dict[str, str]:
+    """Python and wire name of every field -> its wire name."""
+    names: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        names[name] = names[info.alias or name] = info.alias or name
+    return names
+
+
+_PARSE = {"json": _json, "text": _json_or_text, "binary": _body}
+
+
+def _build_call(route: Route, tab_id: str | None, fields: dict[str, Any],
+                parse: Callable[[httpx.Response], Any] | None, wait_ms: int | float | None) -> Call:
+    fields = {k: v for k, v in fields.items() if v is not None}
+    if route.tabbed and tab_id is None:
+        tab_id = fields.pop("tab_id", None) or fields.pop("tabId", None)
+    names = _field_names(route.request) if route.request is not None else {}
+    unknown = [k for k in fields if k not in names]
+    if unknown:
+        known = ", ".join(sorted(n for n in (route.request.model_fields if route.request else {})))
+        raise TypeError(f"{route.name}: unknown field(s) {', '.join(unknown)}; known: {known or 'none'}")
+    wire = {names[k]: v for k, v in fields.items()}
+    path = route.path
+    for param in route.path_params:
+        key = names.get(param, param)
+        if key not in wire:
+            raise TypeError(f"{route.name}: {param} is required")
+        path = path.replace("{" + param + "}", quote(str(wire.pop(key)), safe=""))
+    if tab_id:
+        if route.tabbed:
+            path = f"/tabs/{quote(tab_id, safe='')}{path}"
+        else:
+            wire["tabId"] = tab_id
+    if route.reply == "binary":
+        wire["raw"] = True
+    wire = _wire(route.request, **wire) if route.request is not None and wire else wire
+    if route.body_method:
+        return Call(route.method, path, json=wire or None, parse=parse or _PARSE[route.reply], timeout=_seconds(wait_ms))
+    return Call(route.method, path, params=wire or None, parse=parse or _PARSE[route.reply], timeout=_seconds(wait_ms))
+
+
+def _route_method(route: Route) -> Callable[..., Any]:
+    """A client method for a route without a hand-written one: positional arguments fill the path
+    parameters, then the required fields, in order; the rest are keyword fields."""
+    model = route.request
+    required = [n for n, f in model.model_fields.items() if f.is_required() and n not in route.path_params] if model else []
+    positional = list(route.path_params) + required
+
+    def method(self: _Routes, *args: Any, tab_id: str | None = None, **fields: Any) -> Any:
+        if len(args) > len(positional):
+            raise TypeError(f"{route.name}() takes {len(positional)} positional argument(s): {', '.join(positional)}")
+        fields.update(zip(positional, args))
+        return self.call(route.name, tab_id, **fields)
+
+    method.__name__ = route.name
+    method.__doc__ = f"{route.method} {route.path}: {route.summary}."
+    return method
+
+
+for _route in ROUTES:
+    if not hasattr(_Routes, _route.name):
+        setattr(_Routes, _route.name, _route_method(_route))
 
 
 _ACTION_FIELDS = {name: (info.alias or name) for name, info in models.ActionRequest.model_fields.items()}

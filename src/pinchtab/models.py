@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 MAX_WAIT_MS = 30000
@@ -67,6 +67,15 @@ class SnapshotQuery(TabScoped):
     depth: int | None = Field(None, ge=0, le=1000, description="Maximum tree depth.")
     max_tokens: int | None = Field(None, ge=1, description="Cut the output before it exceeds this many tokens (chars/4).")
 
+    @model_validator(mode="after")
+    def _interactive(self) -> "SnapshotQuery":
+        # One meaning downstream: `interactive` (filter=interactive says the same).
+        if self.filter == "interactive":
+            self.interactive = True
+        elif self.interactive:
+            self.filter = "interactive"
+        return self
+
 
 class ActionRequest(TabScoped):
     kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
@@ -100,12 +109,26 @@ class TextQuery(TabScoped):
     raw: bool = Field(False, description="Same as mode=raw.")
     max_chars: int | None = Field(None, ge=1, description="Cut the text to this many characters.")
 
+    @model_validator(mode="after")
+    def _raw(self) -> "TextQuery":
+        if self.mode == "raw":
+            self.raw = True
+        elif self.raw:
+            self.mode = "raw"
+        return self
+
 
 class ScreenshotQuery(TabScoped):
     format: Literal["png", "jpeg"] = Field("png", description="Image format.")
     quality: int | None = Field(None, ge=0, le=100, description="JPEG quality 0-100 (implies jpeg).")
     full_page: bool = Field(False, description="Capture the whole page, not just the viewport.")
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
+
+    @model_validator(mode="after")
+    def _jpeg(self) -> "ScreenshotQuery":
+        if self.quality is not None:
+            self.format = "jpeg"
+        return self
 
 
 class PdfRequest(TabScoped):

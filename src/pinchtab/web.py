@@ -112,18 +112,3 @@ class TokenAuth:
         response = error_response(401, message, "unauthorized")
         response.headers["WWW-Authenticate"] = "Bearer"
         await response(scope, receive, send)
-
-
-class JSONBodies:
-    """Read every request body as JSON, so ``curl -d '{...}'`` works without a Content-Type."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
-            ctype = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
-            if not ctype.startswith(b"application/json"):
-                scope = dict(scope, headers=headers + [(b"content-type", b"application/json")])
-        await self.app(scope, receive, send)

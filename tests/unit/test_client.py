@@ -8,7 +8,8 @@ import pytest
 
 import pinchtab
 from pinchtab import models
-from pinchtab.client import Call, PinchtabClientError, _action_body, _tab_path, _wire
+from pinchtab.api import route
+from pinchtab.client import Call, PinchtabClientError, _action_body, _build_call, _wire
 
 
 def test_server_url_and_token_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -45,8 +46,9 @@ def test_action_body_maps_and_refuses_unknown_fields() -> None:
 
 
 def test_tab_paths_are_quoted() -> None:
-    assert _tab_path("/snapshot", None) == "/snapshot"
-    assert _tab_path("/snapshot", "AB/C") == "/tabs/AB%2FC/snapshot"
+    assert _build_call(route("snapshot"), None, {}, None, None).path == "/snapshot"
+    assert _build_call(route("snapshot"), "AB/C", {}, None, None).path == "/tabs/AB%2FC/snapshot"
+    assert _build_call(route("instance_logs"), None, {"instance_id": "i/1"}, None, None).path == "/instances/i%2F1/logs"
 
 
 def test_error_bodies_become_one_exception() -> None:

@@ -1,16 +1,18 @@
-"""The HTTP error shape and token auth, on a tiny FastAPI app (no browser)."""
+"""The HTTP error shape, request parsing from the route table, and token auth, on a tiny app (no browser)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI, Query
+from fastapi import FastAPI
 
+from pinchtab.api import route
+from pinchtab.api.dispatch import mount
+from pinchtab.config import SecurityConfig
 from pinchtab.errors import BadRequest, BrowserError, Conflict, Forbidden, NotFound, NotReady, Timeout
-from pinchtab.models import ActionRequest, NavigateRequest, SnapshotQuery, WaitRequest
-from pinchtab.web import FastJSON, JSONBodies, TokenAuth, install_error_handlers
+from pinchtab.web import FastJSON, TokenAuth, install_error_handlers
 
 ERRORS = {
     "bad": BadRequest("bad thing; send a better one", "bad_thing"),
@@ -45,23 +47,14 @@ def make_app(token: str | None = None) -> FastAPI:
     async def boom() -> FastJSON:
         raise RuntimeError("kaput")
 
-    @app.post("/navigate")
-    async def navigate(req: NavigateRequest) -> FastJSON:
-        return FastJSON(req.wire())
+    async def echo(req: Any) -> dict[str, Any]:
+        return req.wire()
 
-    @app.post("/action")
-    async def action(req: ActionRequest) -> FastJSON:
-        return FastJSON(req.wire())
+    async def wait(req: Any) -> dict[str, Any]:
+        return {"timeout": req.timeout}
 
-    @app.post("/wait")
-    async def wait(req: WaitRequest) -> FastJSON:
-        return FastJSON({"timeout": req.timeout})
-
-    @app.get("/snapshot")
-    async def snapshot(q: Annotated[SnapshotQuery, Query()]) -> FastJSON:
-        return FastJSON(q.wire())
-
-    app.add_middleware(JSONBodies)
+    table = (route("navigate"), route("action"), route("wait"), route("snapshot"))
+    mount(app.router, table, lambda r: wait if r.name == "wait" else echo, SecurityConfig())
     app.add_middleware(TokenAuth, token=token)
     return app
 

@@ -8,11 +8,12 @@ mouse events there through ``Input.dispatchMouseEvent``. A ref whose node is gon
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.cdp import CDPError
+from pinchtab.models import ActionRequest
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
 from pinchtab.find import classify_error
 
@@ -30,21 +31,6 @@ class StaleRef(NotFound):
 
 class Occluded(BrowserError):
     default_code = "element_occluded"
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    kind: str
-    ref: str | None = None
-    selector: str | None = None
-    x: float | None = None
-    y: float | None = None
-    text: str | None = None
-    value: str | None = None
-    key: str | None = None
-    pixels: int | None = None
-    direction: str | None = None
-    wait_nav: bool = False
 
 
 @dataclass(frozen=True)
@@ -217,7 +203,7 @@ def _check_result(res: Any, target: Target) -> dict[str, Any]:
     return res
 
 
-async def resolve_target(tab: "Tab", spec: ActionSpec) -> Target:
+async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
     if spec.ref:
         node = tab.refs.get(spec.ref)
         label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
@@ -284,7 +270,7 @@ async def _focus(tab: "Tab", target: Target) -> None:
     await _on_node(tab, target, FOCUS_JS)
 
 
-async def _do(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any] | None:
+async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any] | None:
     kind = spec.kind
     if kind in ("click", "dblclick"):
         x, y = await _point(tab, target, check_disabled=True)
@@ -360,7 +346,7 @@ async def _select(tab: "Tab", target: Target, value: str) -> dict[str, Any]:
     return {"value": res["value"], "text": res["text"]}
 
 
-async def _scroll(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any]:
+async def _scroll(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]:
     amount = spec.pixels
     dx = dy = None
     if amount is not None or spec.direction:
@@ -380,7 +366,7 @@ async def _scroll(tab: "Tab", spec: ActionSpec, target: Target) -> dict[str, Any
     return await tab.eval_in_world(PAGE_SCROLL_JS, dx, dy)
 
 
-async def perform_once(tab: "Tab", spec: ActionSpec, *, timeout_ms: int) -> dict[str, Any]:
+async def perform_once(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> dict[str, Any]:
     target = await resolve_target(tab, spec)
     navigation = tab.next_navigation() if spec.wait_nav else None
     try:
@@ -398,21 +384,21 @@ async def perform_once(tab: "Tab", spec: ActionSpec, *, timeout_ms: int) -> dict
     return out
 
 
-async def perform(tab: "Tab", spec: ActionSpec, *, timeout_ms: int) -> dict[str, Any]:
+async def perform(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> dict[str, Any]:
     """Run one action; a stale ref is re-found once through the intent cache."""
     try:
         return await perform_once(tab, spec, timeout_ms=timeout_ms)
     except StaleRef as exc:
         if not spec.ref:
             raise
-        from pinchtab.browser.recovery import recover_ref
+        from pinchtab.browser.ref_recovery import recover_ref
 
         recovery = await recover_ref(tab, spec.ref)
         if recovery is None:
             raise
         if not recovery.get("recovered"):
             raise StaleRef(f"{exc.message}; recovery found no safe match ({recovery.get('reason', '')})") from exc
-        out = await perform_once(tab, replace(spec, ref=recovery["new_ref"]), timeout_ms=timeout_ms)
+        out = await perform_once(tab, spec.model_copy(update={"ref": recovery["new_ref"]}), timeout_ms=timeout_ms)
         out["ref"] = recovery["new_ref"]
         out["recovery"] = recovery
         return out

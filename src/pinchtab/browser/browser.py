@@ -14,6 +14,7 @@ from pinchtab.browser.tab import Tab
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
 from pinchtab.config import Config
 from pinchtab.errors import BrowserError, NotFound, NotReady
+from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.browser")
 
@@ -37,8 +38,6 @@ class Browser:
         self._start_lock = asyncio.Lock()
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
-        from pinchtab.find import IntentCache
-
         self.intents = IntentCache()
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -269,7 +268,7 @@ class Browser:
             res = await self.root.send("Target.attachToTarget", {"targetId": tid, "flatten": True})
         except CDPError as exc:
             raise NotFound(f"tab {tid} not found ({exc.cdp_message})", "tab_not_found") from exc
-        tab = Tab(self, tid, Session(self.connection, res["sessionId"]))
+        tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents)
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

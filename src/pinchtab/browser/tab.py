@@ -8,14 +8,12 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pinchtab.browser.refs import RefCache
 from pinchtab.cdp import CDPError, Session
 from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
-
-if TYPE_CHECKING:
-    from pinchtab.browser.browser import Browser
+from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.tab")
 
@@ -32,8 +30,7 @@ _BLOCK_MEDIA = ("Media", "Font")
 
 
 class Tab:
-    def __init__(self, browser: "Browser", target_id: str, session: Session) -> None:
-        self.browser = browser
+    def __init__(self, target_id: str, session: Session, intents: IntentCache) -> None:
         self.id = target_id
         self.session = session
         self.lock = asyncio.Lock()
@@ -51,11 +48,8 @@ class Tab:
         self._offs: list[Callable[[], None]] = []
         # Counts main-frame documents, so a cached snapshot knows it belongs to an older page.
         self.document = 0
-
-    @property
-    def intents(self) -> Any:
-        """find's intent cache (shared by the browser's tabs, keyed by tab id)."""
-        return self.browser.intents
+        # find's intent cache (shared by the browser's tabs, keyed by tab id).
+        self.intents = intents
 
     # -- set-up -----------------------------------------------------------------------------
 

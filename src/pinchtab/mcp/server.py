@@ -41,6 +41,9 @@ def input_schema(tool: ToolDef) -> dict[str, Any]:
     """The JSON schema of the tool's arguments, as ``tools/list`` shows it."""
     props: dict[str, Any] = {}
     for p in tool.params:
+        if p.schema is not None:
+            props[p.name] = p.schema
+            continue
         prop: dict[str, Any] = {"type": _JSON_TYPES[p.type], "description": p.description}
         if p.minimum is not None:
             prop["minimum"] = p.minimum
@@ -54,7 +57,8 @@ def input_schema(tool: ToolDef) -> dict[str, Any]:
 
 
 def _annotation(p: Param) -> Any:
-    typed = Annotated[p.type, Field(ge=p.minimum, le=p.maximum, description=p.description)]
+    # A list or object parameter is checked by the server against its request model.
+    typed = Annotated[Any if p.schema is not None else p.type, Field(ge=p.minimum, le=p.maximum, description=p.description)]
     return typed if p.required else typed | None
 
 

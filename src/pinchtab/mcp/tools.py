@@ -1,13 +1,17 @@
-"""The 21 MCP tools (``shared/spec/mcp-tools.md``), one ``ToolDef`` each.
+"""The MCP tools, one ``ToolDef`` each: the 21 of ``shared/spec/mcp-tools.md`` and those that
+routes of ``pinchtab.api`` name with ``mcp=``.
 
 A ``ToolDef`` is the single definition of a tool: its name, description and parameters drive
 both the JSON schema shown to the model and the argument validation (``mcp.server`` builds both
-from ``params``), and its ``run`` maps the validated arguments to one ``AsyncClient`` call. The
-MCP server holds no browser state: every tool is one HTTP call to a pinchtab server or bridge.
+from ``params``), and its ``run`` maps the validated arguments to one ``AsyncClient`` call of its
+``route``. The MCP server holds no browser state: every tool is one HTTP call to a pinchtab
+server or bridge.
 
 Parameters that are the same as an HTTP parameter take their description and limits from the
-request models in ``pinchtab.models`` (``from_model``); the JSON types follow the spec (e.g.
+route's request model (``from_model``); the JSON types of the spec's tools follow the spec (e.g.
 ``quality`` is a "number" there though the HTTP query takes an integer, so it is rounded here).
+A route named by ``mcp=`` without a hand-written tool here gets one from ``tool_for_route``:
+every field of its request model is a parameter.
 
 Errors come back as tool results with ``isError`` set, never as protocol errors, and their text
 starts with the spec's wording (see ``error_text``).
@@ -23,11 +27,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import types
+import typing
+
 import annotated_types
 from mcp_types import ImageContent
 from pydantic import BaseModel
 
 from pinchtab import models
+from pinchtab.api import ROUTES, ROUTES_BY_NAME
 from pinchtab.client import AsyncClient, PinchtabClientError
 
 # What a tool's ``run`` may answer: text as is, JSON values dumped to text, or an image block.
@@ -45,7 +53,8 @@ class ToolInputError(Exception):
 
 @dataclass(frozen=True)
 class Param:
-    """One tool parameter: its JSON name, Python type (str, bool, float), limits and description."""
+    """One tool parameter: its JSON name, Python type (str, bool, int, float), limits and
+    description; ``schema`` instead of ``type`` for a list or object (or a choice of values)."""
 
     name: str
     type: type
@@ -53,6 +62,7 @@ class Param:
     required: bool = False
     minimum: float | None = None
     maximum: float | None = None
+    schema: dict[str, Any] | None = None
 
 
 def from_model(model: type[BaseModel], attr: str, name: str, type: type = str, *, required: bool = False,
@@ -74,9 +84,17 @@ class ToolDef:
     # Side effects outside the page (closing a tab loses its state).
     destructive: bool = False
     required: tuple[str, ...] = field(init=False)
+    # The route of pinchtab.api the tool calls, from the table's ``mcp=`` names (None: no HTTP call).
+    route: str | None = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "required", tuple(p.name for p in self.params if p.required))
+        object.__setattr__(self, "route", TOOL_ROUTES.get(self.name))
+
+
+TOOL_ROUTES: dict[str, str] = {tool: r.name for r in ROUTES for tool in r.mcp}
+# Tools that make no HTTP call.
+LOCAL_TOOLS = frozenset({"pinchtab_wait"})
 
 
 # -- parameters shared by many tools ---------------------------------------------------------------
@@ -338,6 +356,69 @@ TOOLS: tuple[ToolDef, ...] = (
         read_only=True,
     ),
 )
+
+
+# -- tools derived from the route table ---------------------------------------------------------
+
+_SCALARS: dict[Any, type] = {str: str, bool: bool, int: int, float: float}
+
+
+def _param_from_field(model: type[BaseModel], attr: str) -> Param:
+    info = model.model_fields[attr]
+    wire = info.alias or attr
+    annotation = info.annotation
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        annotation = rest[0] if len(rest) == 1 else annotation
+    if annotation in _SCALARS:
+        return from_model(model, attr, wire, _SCALARS[annotation], required=info.is_required())
+    schema = model.model_json_schema(by_alias=True)
+    prop = _inline_refs(schema["properties"].get(wire, {}), schema.get("$defs", {}))
+    prop = {k: v for k, v in prop.items() if k not in ("title", "default")}
+    prop.setdefault("description", info.description or "")
+    return Param(wire, object, info.description or "", info.is_required(), schema=prop)
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with ``#/$defs/X`` references replaced by X (request models are not recursive)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inline_refs(defs[ref.rsplit("/", 1)[1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+def tool_for_route(route_name: str, tool_name: str, description: str = "", *, read_only: bool = False,
+                   destructive: bool = False) -> ToolDef:
+    """A tool whose parameters are the fields of the route's request model (``tabId`` first)."""
+    route = ROUTES_BY_NAME[route_name]
+    model = route.request
+    params: list[Param] = []
+    if model is not None:
+        for attr in model.model_fields:
+            params.append(TAB if attr == "tab_id" else _param_from_field(model, attr))
+
+    async def run(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+        fields = {k: v for k, v in a.items() if v is not None}
+        tab = fields.pop("tabId", None) if route.tabbed else None
+        out = await c.call(route.name, tab, **fields)
+        return base64.b64encode(out).decode() if isinstance(out, bytes) else out
+
+    return ToolDef(tool_name, description or route.summary + ".", tuple(params), run, read_only=read_only,
+                   destructive=destructive)
+
+
+def _derived_tools(written: tuple[ToolDef, ...]) -> tuple[ToolDef, ...]:
+    have = {t.name for t in written}
+    return tuple(tool_for_route(r.name, name, read_only=r.method == "GET")
+                 for r in ROUTES for name in r.mcp if name not in have)
+
+
+TOOLS = TOOLS + _derived_tools(TOOLS)
 
 
 # -- errors ---------------------------------------------------------------------------------------

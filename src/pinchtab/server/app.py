@@ -5,42 +5,25 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from fastapi import Body, FastAPI
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
-from starlette.responses import Response
+from fastapi import FastAPI
 
 import pinchtab
 from pinchtab.config import Config
 from pinchtab.errors import BrowserError, Conflict, NotReady, PinchtabError
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
-from pinchtab.server.proxy import ProxyMiddleware, Router, make_client
-from pinchtab.server.routing import TabRoutes
+from pinchtab.server.proxy import ProxyMiddleware, TabLocator, make_client
+from pinchtab.server.tab_owners import TabOwners
 from pinchtab.server.upstream import Upstream
-from pinchtab.web import FastJSON, JSONBodies, TokenAuth, install_error_handlers
+from pinchtab.api import Reply, Route, proxied_routes, server_routes
+from pinchtab.api.dispatch import Handler, mount
+from pinchtab.api.openapi import build_openapi
+from pinchtab.api.routes import orchestrator as o
+from pinchtab.web import TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
-
-
-class ProfileCreate(_Body):
-    name: str = Field(..., description="Unique name, e.g. 'work'.")
-    description: str | None = None
-
-
-class InstanceStart(_Body):
-    profile_id: str | None = Field(None, description="Profile id (or name); omitted: a temporary profile deleted on stop.")
-    mode: Literal["headless", "headed"] | None = Field(None, description="Default: browser.headless from the config.")
-
-
-class TabOpen(_Body):
-    url: str | None = None
 
 
 DESCRIPTION = """Browser control for AI agents, server mode: persistent profiles and several browser
@@ -51,38 +34,13 @@ the tab; the shorthand routes (`/navigate`, `/snapshot`, `/find`, `/action`, ...
 owning `tabId` (body or `?tabId=`), else to the default instance."""
 
 
-# Bridge routes the server answers itself (its own /health and /tabs) or does not offer.
-_NOT_PROXIED = {"/health", "/tabs", "/browser/restart"}
-
-
-def _openapi_with_bridge_routes(app: FastAPI) -> dict[str, Any]:
-    if app.openapi_schema:
-        return app.openapi_schema
-    from fastapi.openapi.utils import get_openapi
-
-    from pinchtab.bridge.app import build_routes
-
-    schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
-    docs = FastAPI()
-    build_routes(docs, None)  # type: ignore[arg-type]  # only the signatures are read, never called
-    bridge = docs.openapi()
-    for path, item in bridge["paths"].items():
-        if path not in _NOT_PROXIED:
-            schema["paths"].setdefault(path, item)
-    components = schema.setdefault("components", {}).setdefault("schemas", {})
-    for name, definition in bridge.get("components", {}).get("schemas", {}).items():
-        components.setdefault(name, definition)
-    app.openapi_schema = schema
-    return schema
-
-
 def create_app(config: Config, *, default_instance: bool | None = None) -> FastAPI:
     start_default = config.server.default_instance if default_instance is None else default_instance
     client = make_client()
     profiles = ProfileStore(config.server.state_dir)
-    routes = TabRoutes()
+    routes = TabOwners()
     manager = InstanceManager(config, profiles, client, on_tabs_lost=routes.forget_instance)
-    router = Router(manager, routes, client)
+    router = TabLocator(manager, routes, client)
     upstream = Upstream()
 
     @contextlib.asynccontextmanager
@@ -108,126 +66,124 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     app.state.routes = routes
     app.state.router = router
     install_error_handlers(app)
+    handlers = ServerHandlers(manager, profiles, router, routes, client)
 
-    @app.get("/health", summary="Is the server up? Counts running instances and their tabs")
-    async def health() -> Response:
-        running = manager.running()
-        default = manager.default_instance()
-        return FastJSON({
+    def lookup(route: Route) -> Handler:
+        return getattr(handlers, route.name)  # type: ignore[no-any-return]
+
+    own = server_routes()
+    mount(app.router, own, lookup, config.security)
+    # The proxied routes are served by ProxyMiddleware; /openapi.json documents them from the same
+    # table as the bridge's, so both describe the same parameters.
+    schema = build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION)
+    app.openapi = lambda: schema  # type: ignore[method-assign]
+    app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
+    app.add_middleware(TokenAuth, token=config.server.token)
+    return app
+
+
+class ServerHandlers:
+    """The server's own routes, one method per route name (``pinchtab.api.routes.orchestrator``)."""
+
+    def __init__(self, manager: InstanceManager, profiles: ProfileStore, router: TabLocator, routes: TabOwners,
+                 client: Any) -> None:
+        self.manager = manager
+        self.profile_store = profiles
+        self.router = router
+        self.routes = routes
+        self.client = client
+
+    async def health(self) -> dict[str, Any]:
+        running = self.manager.running()
+        default = self.manager.default_instance()
+        return {
             "status": "ok", "mode": "server", "version": pinchtab.__version__,
             "instances": len(running), "tabs": sum(i.tabs for i in running),
             "defaultInstance": default.id if default else None,
-        })
+        }
 
-    @app.get("/tabs", summary="Every instance's tabs, each with its instanceId")
-    async def tabs() -> Response:
-        return FastJSON({"tabs": await router.all_tabs()})
+    async def tabs(self) -> dict[str, Any]:
+        return {"tabs": await self.router.all_tabs()}
 
     # -- profiles ---------------------------------------------------------------------------------
 
-    def profile_json(p: Any) -> dict[str, Any]:
-        holder = manager.using_profile(p.id)
+    def _profile_json(self, p: Any) -> dict[str, Any]:
+        holder = self.manager.using_profile(p.id)
         out = p.to_dict()
         out["running"] = holder is not None and holder.status in ("starting", "running")
         if holder is not None:
             out["instanceId"] = holder.id
         return out
 
-    @app.get("/profiles", summary="Persistent profiles (Chrome user-data dirs)")
-    async def list_profiles() -> Response:
-        return FastJSON({"profiles": [profile_json(p) for p in profiles.list()]})
+    async def profiles(self) -> dict[str, Any]:
+        return {"profiles": [self._profile_json(p) for p in self.profile_store.list()]}
 
-    @app.post("/profiles", status_code=201, summary="Create a profile")
-    async def create_profile(req: ProfileCreate) -> Response:
-        return FastJSON(profile_json(profiles.create(req.name, req.description)), status_code=201)
+    async def create_profile(self, req: o.ProfileCreate) -> dict[str, Any]:
+        return self._profile_json(self.profile_store.create(req.name, req.description))
 
-    @app.get("/profiles/{profile_id}", summary="One profile (by id or name)")
-    async def get_profile(profile_id: str) -> Response:
-        return FastJSON(profile_json(profiles.get(profile_id)))
+    async def profile(self, req: o.ProfileRef) -> dict[str, Any]:
+        return self._profile_json(self.profile_store.get(req.profile_id))
 
-    @app.delete("/profiles/{profile_id}", summary="Delete a profile and its data (409 while an instance uses it)")
-    async def delete_profile(profile_id: str) -> Response:
-        profile = profiles.get(profile_id)
-        holder = manager.using_profile(profile.id)
+    async def delete_profile(self, req: o.ProfileRef) -> dict[str, Any]:
+        profile = self.profile_store.get(req.profile_id)
+        holder = self.manager.using_profile(profile.id)
         if holder is not None:
             raise Conflict(
                 f"profile {profile.name!r} is in use by instance {holder.id} ({holder.status}); "
                 f"stop it first with POST /instances/{holder.id}/stop",
                 "profile_in_use",
             )
-        profiles.delete(profile.id)
-        return FastJSON({"deleted": True, "id": profile.id, "name": profile.name})
+        self.profile_store.delete(profile.id)
+        return {"deleted": True, "id": profile.id, "name": profile.name}
 
     # -- instances --------------------------------------------------------------------------------
 
-    @app.get("/instances", summary="Instances with their status, port and pid")
-    async def list_instances() -> Response:
-        return FastJSON({"instances": [i.to_dict() for i in manager.list()]})
+    async def instances(self) -> dict[str, Any]:
+        return {"instances": [i.to_dict() for i in self.manager.list()]}
 
-    @app.get("/instances/{instance_id}", summary="One instance")
-    async def get_instance(instance_id: str) -> Response:
-        return FastJSON(manager.get(instance_id).to_dict())
+    async def instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        return self.manager.get(req.instance_id).to_dict()
 
-    @app.post("/instances/start", summary="Start an instance (waits until it answers)")
-    async def start_instance(req: Annotated[InstanceStart | None, Body()] = None) -> Response:
-        req = req or InstanceStart()
-        inst = await manager.start(req.profile_id, req.mode)
+    async def start_instance(self, req: o.InstanceStart) -> dict[str, Any]:
+        inst = await self.manager.start(req.profile_id, req.mode)
         if inst.status != "running":
             error = inst.error or f"instance ended up {inst.status}"
-            await manager.stop(inst.id)
+            await self.manager.stop(inst.id)
             raise BrowserError(f"the instance did not start: {error}", "instance_start_failed")
-        return FastJSON(inst.to_dict(), status_code=201)
+        return inst.to_dict()
 
-    @app.post("/instances/{instance_id}/stop", summary="Stop an instance (its bridge and Chromium)")
-    async def stop_instance(instance_id: str) -> Response:
-        inst = await manager.stop(instance_id)
-        return FastJSON(inst.to_dict())
+    async def stop_instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        return (await self.manager.stop(req.instance_id)).to_dict()
 
-    async def restart(instance_id: str) -> Response:
-        inst = await manager.restart(instance_id)
+    async def restart_instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        inst = await self.manager.restart(req.instance_id)
         if inst.status != "running":
             raise BrowserError(f"instance {inst.id} did not start: {inst.error}", "instance_start_failed")
-        return FastJSON(inst.to_dict())
+        return inst.to_dict()
 
-    app.add_api_route("/instances/{instance_id}/restart", restart, methods=["POST"],
-                      summary="Restart an instance in place (same id and profile); also brings back one in error")
-    app.add_api_route("/instances/{instance_id}/start", restart, methods=["POST"], operation_id="start_again",
-                      summary="Same as /restart")
+    start_stopped_instance = restart_instance
 
-    @app.get("/instances/{instance_id}/tabs", summary="The tabs of one instance")
-    async def instance_tabs(instance_id: str) -> Response:
-        inst = manager.get(instance_id)
-        await manager.wait_ready(inst)
-        tabs = [t for t in await router.all_tabs() if t.get("instanceId") == inst.id]
-        return FastJSON({"tabs": tabs})
+    async def instance_tabs(self, req: o.InstanceRef) -> dict[str, Any]:
+        inst = self.manager.get(req.instance_id)
+        await self.manager.wait_ready(inst)
+        return {"tabs": [t for t in await self.router.all_tabs() if t.get("instanceId") == inst.id]}
 
-    @app.post("/instances/{instance_id}/tabs/open", summary="Open a tab in that instance")
-    async def open_tab(instance_id: str, req: Annotated[TabOpen | None, Body()] = None) -> Response:
-        inst = manager.get(instance_id)
-        await manager.wait_ready(inst)
+    async def open_tab_in_instance(self, req: o.InstanceTabOpen) -> Reply:
+        inst = self.manager.get(req.instance_id)
+        await self.manager.wait_ready(inst)
         if not inst.process_alive or inst.status != "running":
             raise NotReady(f"instance {inst.id} is {inst.status}; restart it with POST /instances/{inst.id}/restart",
                            "instance_unavailable")
         body: dict[str, Any] = {"action": "new"}
-        if req is not None and req.url:
+        if req.url:
             body["url"] = req.url
-        res = await client.post(f"{inst.url}/tab", json=body, headers=manager.auth)
+        res = await self.client.post(f"{inst.url}/tab", json=body, headers=self.manager.auth)
         data = res.json()
         if res.status_code == 200 and isinstance(data, dict) and data.get("tabId"):
-            routes.learn(data["tabId"], inst.id)
+            self.routes.learn(data["tabId"], inst.id)
             data["instanceId"] = inst.id
-        return FastJSON(data, status_code=res.status_code)
+        return Reply(data, res.status_code)
 
-    @app.get("/instances/{instance_id}/logs", summary="The last lines the instance's bridge logged")
-    async def instance_logs(instance_id: str, lines: int = 50) -> Response:
-        inst = manager.get(instance_id)
-        return FastJSON({"id": inst.id, "log": manager.log_tail(inst, max(1, min(lines, 1000)), joiner="\n")})
-
-    # The proxied routes are served by ProxyMiddleware; /openapi.json documents them with the
-    # bridge's own route definitions, so both describe the same parameters.
-    app.openapi = lambda: _openapi_with_bridge_routes(app)  # type: ignore[method-assign]
-
-    app.add_middleware(JSONBodies)
-    app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
-    app.add_middleware(TokenAuth, token=config.server.token)
-    return app
+    async def instance_logs(self, req: o.InstanceLogs) -> dict[str, Any]:
+        inst = self.manager.get(req.instance_id)
+        return {"id": inst.id, "log": self.manager.log_tail(inst, req.lines, joiner="\n")}

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.errors import NotFound, NotReady, PinchtabError
 from pinchtab.server.instances import Instance, InstanceManager
-from pinchtab.server.routing import SHORTHAND_ROUTES, TAB_ANSWERING, TabRoutes, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TAB_ANSWERING, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
 from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
@@ -41,10 +41,10 @@ def make_client() -> httpx.AsyncClient:
     )
 
 
-class Router:
+class TabLocator:
     """Finds the instance for a tab, refreshing the routing table from the instances on a miss."""
 
-    def __init__(self, manager: InstanceManager, routes: TabRoutes, client: httpx.AsyncClient) -> None:
+    def __init__(self, manager: InstanceManager, routes: TabOwners, client: httpx.AsyncClient) -> None:
         self.manager = manager
         self.routes = routes
         self.client = client
@@ -109,7 +109,7 @@ class Router:
 class ProxyMiddleware:
     """ASGI: forwards tab and shorthand routes; everything else goes on to the FastAPI app."""
 
-    def __init__(self, app: ASGIApp, router: Router, upstream: Upstream) -> None:
+    def __init__(self, app: ASGIApp, router: TabLocator, upstream: Upstream) -> None:
         self.app = app
         self.router = router
         self.upstream = upstream

@@ -10,28 +10,15 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs
 
-# Shorthand routes the server forwards to an instance: path -> methods.
-SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {
-    "/navigate": ("POST",),
-    "/snapshot": ("GET",),
-    "/find": ("POST",),
-    "/action": ("POST",),
-    "/actions": ("POST",),
-    "/text": ("GET",),
-    "/screenshot": ("GET",),
-    "/pdf": ("GET", "POST"),
-    "/evaluate": ("POST",),
-    "/cookies": ("GET", "POST"),
-    "/wait": ("POST",),
-    "/tab": ("POST",),
-    "/close": ("POST",),
-    "/back": ("POST",),
-    "/forward": ("POST",),
-    "/reload": ("POST",),
-}
+from pinchtab.api import proxied_routes
 
-# Routes whose (small) JSON responses name the tab they acted on.
-TAB_ANSWERING = frozenset({"navigate", "tab", "back", "forward", "reload", "close"})
+# Shorthand routes the server forwards to an instance (path -> methods), from the route table.
+SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {}
+for _route in proxied_routes():
+    SHORTHAND_ROUTES[_route.path] = SHORTHAND_ROUTES.get(_route.path, ()) + _route.methods
+
+# Routes (path without the slash) whose small JSON answers name the tab they acted on.
+TAB_ANSWERING = frozenset(r.path[1:] for r in proxied_routes() if r.answers_tab)
 
 # Request bodies larger than this are never parsed for a tabId (they are forwarded untouched).
 MAX_PARSED_BODY = 256 * 1024
@@ -39,7 +26,7 @@ MAX_PARSED_BODY = 256 * 1024
 MAX_PARSED_RESPONSE = 64 * 1024
 
 
-class TabRoutes:
+class TabOwners:
     """tab id -> instance id."""
 
     def __init__(self) -> None:

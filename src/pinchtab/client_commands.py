@@ -2,7 +2,9 @@
 
 They hold no browser logic: each is one or two client calls and a way to print the answer
 (readable text by default, the server's JSON with ``--json``). Option help comes from the request
-models in ``pinchtab.models``, the same definitions the HTTP routes and MCP tools use.
+models of the route table (``pinchtab.api``), the same definitions the HTTP routes and MCP tools
+use. Every ``cli=`` name of a route without a hand-written command below gets a generic one
+(``route_command``): required fields are arguments, the others options, and it prints JSON.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -133,6 +137,103 @@ def _list_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     ):
         fn = option(fn)
     return fn
+
+
+def _unwrap(annotation: Any) -> Any:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        return rest[0] if len(rest) == 1 else annotation
+    return annotation
+
+
+def _json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON: {exc}") from None
+
+
+def route_command(group: click.Group, name: str, route: Any) -> None:
+    """A command for ``route``: path parameters and required fields are arguments, the other
+    fields options (``--max-chars``), lists repeat (``--file a --file b``), objects take JSON."""
+    model = route.request
+    params: list[Callable[..., Any]] = []
+    renames: dict[str, str] = {}
+    fields = [] if model is None else [(n, f) for n, f in model.model_fields.items() if n != "tab_id"]
+    for attr, info in fields:
+        kind = _unwrap(info.annotation)
+        origin = typing.get_origin(kind)
+        help_text = info.description or ""
+        if info.is_required() or attr in route.path_params:
+            ptype: Any = {int: int, float: float}.get(kind, str)
+            if kind not in (str, int, float):
+                ptype = click.UNPROCESSED
+                renames[attr] = "json"
+            params.append(click.argument(attr, type=ptype))
+            continue
+        opt = "--" + attr.replace("_", "-")
+        if kind is bool:
+            params.append(click.option(opt, attr, is_flag=True, default=None, help=help_text))
+        elif origin is typing.Literal:
+            params.append(click.option(opt, attr, type=click.Choice([str(a) for a in typing.get_args(kind)]), help=help_text))
+        elif kind in (int, float, str):
+            params.append(click.option(opt, attr, type=kind, help=help_text))
+        elif origin is list and typing.get_args(kind) and typing.get_args(kind)[0] in (str, int, float):
+            params.append(click.option(opt, attr, multiple=True, type=typing.get_args(kind)[0], help=help_text))
+        else:
+            params.append(click.option(opt, attr, callback=lambda c, p, v: None if v is None else _json_value(v),
+                                       help=help_text + " (JSON)"))
+    if route.reply == "binary":
+        params.append(click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False),
+                                   help="File to write the bytes to (default: JSON with base64)."))
+
+    def run(ctx: Ctx, tab_id: str | None = None, output_file: str | None = None, **kw: Any) -> None:
+        values = {k: (_json_value(v) if renames.get(k) == "json" else v) for k, v in kw.items()
+                  if v is not None and v != ()}
+        values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+        if route.reply == "binary" and output_file is None:
+            values["raw"] = False
+            value = ctx.client.call(route.name, tab_id, parse=lambda r: r.json(), **values)
+        else:
+            value = ctx.client.call(route.name, tab_id, **values)
+        if isinstance(value, bytes):
+            Path(output_file or "out.bin").write_bytes(value)
+            value = {"file": output_file, "bytes": len(value)}
+        ctx.out(value)
+
+    words = " ".join(f"<{a}>" for a, i in fields if i.is_required() or a in route.path_params)
+    run.__doc__ = f"{route.summary} ({route.method} {route.path}).\n\n\b\nExample:\n  pinchtab {name} {words}".rstrip()
+    command: Callable[..., Any] = run
+    for param in reversed(params):
+        command = param(command)
+    client_command(group, name.split()[-1], tab=route.tabbed)(command)
+
+
+def _command_names(group: click.Group, prefix: str = "") -> set[str]:
+    names: set[str] = set()
+    for name, cmd in group.commands.items():
+        full = f"{prefix}{name}"
+        names.add(full)
+        if isinstance(cmd, click.Group):
+            names |= _command_names(cmd, full + " ")
+    return names
+
+
+def register_route_commands(main: click.Group) -> None:
+    """A generic command for every ``cli=`` name of the route table that has no command yet."""
+    from pinchtab.api import ROUTES
+
+    have = _command_names(main)
+    for route in ROUTES:
+        for name in route.cli:
+            if name in have:
+                continue
+            group = main
+            for word in name.split()[:-1]:
+                group = group.commands[word]  # type: ignore[assignment]
+            route_command(group, name, route)
+            have.add(name)
 
 
 def register(main: click.Group) -> None:
@@ -407,3 +508,5 @@ def register(main: click.Group) -> None:
           pinchtab profiles delete prof_1a2b3c4d
         """
         ctx.out(ctx.client.delete_profile(profile_id), lambda v: f"deleted {profile_id}")
+
+    register_route_commands(main)

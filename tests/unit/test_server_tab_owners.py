@@ -1,8 +1,8 @@
-from pinchtab.server.routing import SHORTHAND_ROUTES, TabRoutes, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
 
 
 def test_table_learns_forgets_and_replaces():
-    routes = TabRoutes()
+    routes = TabOwners()
     routes.learn("A", "inst_1")
     routes.learn("B", "inst_1")
     routes.learn("C", "inst_2")

@@ -1,0 +1,100 @@
+"""What one route is, and the two reply types a handler may return besides JSON and text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+TAB_PREFIX = "/tabs/{tab_id}"
+_PATH_PARAM = re.compile(r"{(\w+)}")
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A ``security.*`` switch that must be on before a route does anything."""
+
+    key: str  # the config key under ``security``, camelCase: "allowEvaluate"
+    code: str  # the error code when it is off: "evaluate_disabled"
+    what: str  # what is off, for the message: "evaluate"
+    env: str | None = None  # an environment variable that turns it on
+
+    @property
+    def attr(self) -> str:
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.key).lower()
+
+    def message(self) -> str:
+        how = f" (or {self.env}=1)" if self.env else ""
+        return f"{self.what} is disabled: set security.{self.key} to true in the config{how}"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One operation of the HTTP API.
+
+    ``name`` is the operation's one name: the ``BrowserService`` (bridge) or server handler that
+    does the work, the client method, the OpenAPI operation id. A bridge route with ``tabbed`` is
+    served at ``path`` (the shorthand, which acts on ``tabId`` or the current tab) and at
+    ``/tabs/{tab_id}<path>``. Path parameters (``{profile_id}``) are fields of ``request``.
+    """
+
+    name: str
+    methods: tuple[str, ...]
+    path: str
+    request: type[BaseModel] | None
+    summary: str
+    # bridge: served by bridges, proxied by the server; bridge_only: not proxied (it acts on a whole
+    # browser); server: the orchestrator's own; both: each answers it itself (health, tabs).
+    owner: Literal["bridge", "bridge_only", "server", "both"] = "bridge"
+    tabbed: bool = True
+    # The (small) JSON answer names the tab it acted on: the server learns who owns that tab.
+    answers_tab: bool = False
+    gate: Gate | None = None
+    # How the handler's value goes out: JSON; "text" (a str as text/plain, else JSON); "binary"
+    # (a Blob: its bytes when the request says raw=true, else JSON with base64).
+    reply: Literal["json", "text", "binary"] = "json"
+    status: int = 200
+    mcp: tuple[str, ...] = ()  # MCP tools that call this route
+    cli: tuple[str, ...] = ()  # CLI commands that call it ("instances start" for a subcommand)
+    description: str = ""
+    path_params: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path_params", tuple(_PATH_PARAM.findall(self.path)))
+        if self.tabbed and self.owner in ("server", "both", "bridge_only"):
+            raise ValueError(f"route {self.name}: only bridge routes are tab routes")
+
+    @property
+    def method(self) -> str:
+        """The method clients use (the first one)."""
+        return self.methods[0]
+
+    @property
+    def body_method(self) -> bool:
+        return self.method in ("POST", "PUT", "PATCH")
+
+    @property
+    def tab_path(self) -> str | None:
+        return TAB_PREFIX + self.path if self.tabbed else None
+
+    def paths(self) -> tuple[str, ...]:
+        return (self.path, TAB_PREFIX + self.path) if self.tabbed else (self.path,)
+
+
+@dataclass(frozen=True)
+class Blob:
+    """Binary content (a screenshot, a PDF) and what to say about it when sent as base64 JSON."""
+
+    data: bytes
+    media_type: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A JSON answer with a status other than the route's own (a health check that is down)."""
+
+    body: Any
+    status: int

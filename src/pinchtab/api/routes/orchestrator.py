@@ -1,0 +1,73 @@
+"""The server's own routes: persistent profiles and browser instances."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from pinchtab.api.route import Route
+from pinchtab.models import ApiModel
+
+
+class ProfileCreate(ApiModel):
+    name: str = Field(..., description="Unique name, e.g. 'work'.")
+    description: str | None = Field(None, description="What the profile is for.")
+
+
+class ProfileRef(ApiModel):
+    profile_id: str = Field(..., description="Profile id (or name).")
+
+
+class InstanceStart(ApiModel):
+    profile_id: str | None = Field(None, description="Profile id (or name); omitted: a temporary profile deleted on stop.")
+    mode: Literal["headless", "headed"] | None = Field(None, description="Default: browser.headless from the config.")
+
+
+class InstanceRef(ApiModel):
+    instance_id: str = Field(..., description="Instance id (from GET /instances).")
+
+
+class InstanceTabOpen(InstanceRef):
+    url: str | None = Field(None, description="URL for the new tab (about:blank when omitted).")
+
+
+class InstanceLogs(InstanceRef):
+    lines: int = Field(50, description="How many of the last lines (1-1000).")
+
+    @field_validator("lines")
+    @classmethod
+    def _clamp(cls, value: int) -> int:
+        return max(1, min(value, 1000))
+
+
+def _server(name: str, methods: tuple[str, ...], path: str, request: type[ApiModel] | None, summary: str,
+            **kw: object) -> Route:
+    return Route(name, methods, path, request, summary, owner="server", tabbed=False, **kw)  # type: ignore[arg-type]
+
+
+ROUTES: tuple[Route, ...] = (
+    _server("profiles", ("GET",), "/profiles", None, "Persistent profiles (Chrome user-data dirs)",
+            cli=("profiles list",)),
+    _server("create_profile", ("POST",), "/profiles", ProfileCreate, "Create a profile", status=201,
+            cli=("profiles create",)),
+    _server("profile", ("GET",), "/profiles/{profile_id}", ProfileRef, "One profile (by id or name)"),
+    _server("delete_profile", ("DELETE",), "/profiles/{profile_id}", ProfileRef,
+            "Delete a profile and its data (409 while an instance uses it)", cli=("profiles delete",)),
+    _server("instances", ("GET",), "/instances", None, "Instances with their status, port and pid",
+            cli=("instances list",)),
+    _server("start_instance", ("POST",), "/instances/start", InstanceStart,
+            "Start an instance (waits until it answers)", status=201, cli=("instances start",)),
+    _server("instance", ("GET",), "/instances/{instance_id}", InstanceRef, "One instance"),
+    _server("stop_instance", ("POST",), "/instances/{instance_id}/stop", InstanceRef,
+            "Stop an instance (its bridge and Chromium)", cli=("instances stop",)),
+    _server("restart_instance", ("POST",), "/instances/{instance_id}/restart", InstanceRef,
+            "Restart an instance in place (same id and profile); also brings back one in error"),
+    _server("start_stopped_instance", ("POST",), "/instances/{instance_id}/start", InstanceRef,
+            "Same as /restart"),
+    _server("instance_tabs", ("GET",), "/instances/{instance_id}/tabs", InstanceRef, "The tabs of one instance"),
+    _server("open_tab_in_instance", ("POST",), "/instances/{instance_id}/tabs/open", InstanceTabOpen,
+            "Open a tab in that instance"),
+    _server("instance_logs", ("GET",), "/instances/{instance_id}/logs", InstanceLogs,
+            "The last lines the instance's bridge logged"),
+)

@@ -1,0 +1,69 @@
+"""Imports flow one way: HTTP/MCP/CLI -> routes -> browser/find -> CDP. Walks every module's
+imports with ast (those under ``if TYPE_CHECKING`` are for annotations only and do not count)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+# package -> packages it must never import
+FORBIDDEN = {
+    "pinchtab.find": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api"),
+    "pinchtab.cdp": ("pinchtab.browser", "pinchtab.find", "pinchtab.bridge", "pinchtab.server", "pinchtab.api"),
+    "pinchtab.api": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.find", "pinchtab.bridge", "pinchtab.server",
+                     "pinchtab.mcp", "pinchtab.client"),
+    "pinchtab.browser": ("pinchtab.bridge", "pinchtab.server", "pinchtab.mcp", "pinchtab.client", "pinchtab.cli"),
+    "pinchtab.client": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.mcp"),
+    "pinchtab.mcp": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp"),
+    "pinchtab.server": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find"),
+}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)}
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
+
+
+def test_no_module_imports_upward() -> None:
+    wrong = []
+    for path in (SRC / "pinchtab").rglob("*.py"):
+        mod = _module(path)
+        for package, banned in FORBIDDEN.items():
+            if mod == package or mod.startswith(package + "."):
+                wrong += [f"{mod} imports {name}" for name in _imports(path) if name.startswith(banned)]
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_import_cycles() -> None:
+    modules = {_module(p): p for p in (SRC / "pinchtab").rglob("*.py")}
+    graph = {m: {n for n in _imports(p) if n in modules and n != m and n != "pinchtab"} for m, p in modules.items()}
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: list[str]) -> None:
+        state[m] = 1
+        for n in graph[m]:
+            assert state.get(n) != 1, "import cycle: " + " -> ".join(trail[trail.index(n):] + [n])
+            if n not in state:
+                visit(n, trail + [n])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
