@@ -126,18 +126,15 @@ def median_ms(fn, iters: int, cold: str = "") -> tuple[float, float]:
 def clear_caches(text_pipeline: bool = True) -> None:
     """Forget what find caches across indexes: with ``text_pipeline`` everything (a first
     snapshot in a fresh process), else only the per-text index parts (a new page)."""
-    from pinchtab.find import embedding, lexical, query
+    from pinchtab.find import embedding, lexical, parts, query, terms
 
-    for mod in (lexical, embedding, matcher, query) if text_pipeline else ():
+    for mod in (lexical, embedding, query) if text_pipeline else ():
         for name in dir(mod):
             obj = getattr(mod, name)
             if hasattr(obj, "cache_clear"):  # lru caches: normalize, stem, analyze_text, _slot...
                 obj.cache_clear()
-    for name in ("_SPEC_CACHES", "_SHARED", "_TERM_FEATURES"):
-        for mod in (matcher, embedding):
-            d = getattr(mod, name, None)
-            if isinstance(d, dict):
-                d.clear()
+    for d in (parts.PART_CACHES, embedding._SHARED, terms._TERM_FEATURES):
+        d.clear()
     query.clear_parse_cache()
 
 
@@ -203,10 +200,8 @@ class _RawRound:
 
 def _digest(idx: ElementIndex) -> str:
     h = hashlib.sha256()
-    for name in ("_matrix", "_ctx_matrix"):
-        m = getattr(idx, name, None)
-        if m is not None:
-            h.update(m.tobytes())
+    for m in (idx._page.matrix, idx._page.ctx_matrix):
+        h.update(m.tobytes())
     return h.hexdigest()[:16]
 
 
@@ -231,7 +226,7 @@ def golden_sets(snap: Path):
 
 def run_golden(snap: Path, cold: bool = False) -> dict:
     rr = _RawRound()
-    matcher.round = rr  # module global shadows the builtin inside matcher only
+    matcher.round = rr  # module global shadows the builtin inside matcher only (where find rounds)
     out: dict = {}
     try:
         for set_name, pages in golden_sets(snap):

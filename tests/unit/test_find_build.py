@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pinchtab.find import ElementDescriptor, ElementIndex, HashingEmbedder, build_descriptors, matcher
+from pinchtab.find import ElementDescriptor, ElementIndex, HashingEmbedder, build_descriptors, parts
 from pinchtab.find.lexical import FuzzyIndex, GrowingFuzzyIndex, fuzzy_word
 
 DEV = Path(__file__).resolve().parents[1] / "fixtures" / "find_dev"
@@ -94,13 +94,13 @@ def test_descriptors_are_ordinary_frozen_dataclass_instances() -> None:
 def test_results_do_not_depend_on_what_the_caches_hold(monkeypatch) -> None:
     elements, queries = _page("settings-page")
     other, _ = _page("webmail-inbox")
-    matcher._SPEC_CACHES.clear()
+    parts.PART_CACHES.clear()
     cold = _results(ElementIndex(elements), queries)
     ElementIndex(other)  # another page in between
     assert _results(ElementIndex(elements), queries) == cold  # warm: the page's parts are cached
     # caches reset while pages are built (tiny limits)
-    monkeypatch.setattr(matcher, "SPEC_CACHE_MAX", 40)
-    monkeypatch.setattr(matcher, "SPEC_ARENA_MAX", 300)
+    monkeypatch.setattr(parts, "SPEC_CACHE_MAX", 40)
+    monkeypatch.setattr(parts, "SPEC_ARENA_MAX", 300)
     for _ in range(3):
         ElementIndex(other)
         assert _results(ElementIndex(elements), queries) == cold
@@ -108,9 +108,9 @@ def test_results_do_not_depend_on_what_the_caches_hold(monkeypatch) -> None:
 
 def test_indexes_built_in_threads_are_the_same() -> None:
     pages = [_page(n) for n in ("settings-page", "webmail-inbox", "travel-booking", "docs-site")]
-    matcher._SPEC_CACHES.clear()
+    parts.PART_CACHES.clear()
     want = [_results(ElementIndex(els), qs[:15]) for els, qs in pages]
-    matcher._SPEC_CACHES.clear()
+    parts.PART_CACHES.clear()
     got: list = [None] * len(pages)
 
     def work(k: int) -> None:

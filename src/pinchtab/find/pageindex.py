@@ -1,0 +1,307 @@
+"""The page index: everything find needs to know about one snapshot, built once.
+
+:func:`build_page_index` turns a snapshot's descriptors into a :class:`PageIndex`: inverted
+indexes (key -> element rows, for own text, context and names), name sizes, role ids and
+priors, geometry, the page vocabulary (for typos), its word pairs and the embedding
+matrices. It works per distinct text, not per element (see :mod:`.parts`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from . import vocab
+from .descriptors import ElementDescriptor
+from .embedding import HashingEmbedder
+from .parts import PartArrays, PartCache, part_cache
+from .postings import Postings, build_postings, gather
+from .weights import (
+    CONTAINER_PRIOR,
+    DISABLED_PRIOR,
+    F_COLUMN,
+    F_DESCRIPTION,
+    F_LABEL,
+    F_NAME,
+    F_PLACEHOLDER,
+    F_TEXT,
+    F_TITLE,
+    F_TYPE,
+    F_VALUE,
+    NON_INTERACTIVE_PRIOR,
+    UNKNOWN_ROLE_PRIOR,
+)
+
+__all__ = ["PageIndex", "PageVocab", "PageFuzzy", "PagePairs", "build_page_index"]
+
+_F32 = np.float32
+_WORDY = re.compile(r"[^\W_]{2,}")
+
+
+class PageVocab:
+    """The page's words (keys of its own text and context that are words, not concepts or
+    exact-form keys) - or only those the typo index takes - as a membership test."""
+
+    __slots__ = ("ids", "page")
+
+    def __init__(self, ids: dict[str, int], page: frozenset[int]) -> None:
+        self.ids = ids    # key -> id (the part cache's)
+        self.page = page  # ids of the page's words
+
+    @classmethod
+    def of(cls, specs: PartCache, kinds: np.ndarray, tables: tuple[Postings, ...], min_kind: int) -> "PageVocab":
+        page: set[int] = set()
+        for t in tables:
+            page.update(t.kids[kinds[t.kids] >= min_kind].tolist())
+        return cls(specs.ids, frozenset(page))
+
+    def __contains__(self, w: object) -> bool:
+        return self.ids.get(w) in self.page
+
+
+class PageFuzzy:
+    """Typo, prefix and abbreviation lookups over the page's typo-index words (what a
+    ``FuzzyIndex`` of them answers), from the process-wide index of every word seen."""
+
+    __slots__ = ("_index", "_vocab", "_contains")
+
+    def __init__(self, specs: PartCache, vocab_: PageVocab) -> None:
+        self._index = specs.fuzzy
+        self._vocab = vocab_
+        self._contains = vocab_.__contains__
+
+    def __contains__(self, w: str) -> bool:
+        return w in self._vocab
+
+    def typos(self, w: str) -> list[tuple[str, int]]:
+        return self._index.typos(w, self._contains)
+
+    def completions(self, prefix: str, limit: int = 8) -> list[str]:
+        return self._index.completions(prefix, self._contains, limit)
+
+    def prefixes_of(self, w: str, min_len: int = 3) -> list[str]:
+        """Page words that are proper prefixes of ``w`` (``FuzzyIndex.prefixes_of``)."""
+        ids, page = self._vocab.ids, self._vocab.page
+        return [w[:k] for k in range(min_len, len(w)) if ids.get(w[:k]) in page]
+
+
+class PagePairs:
+    """The page's adjacent word pairs (of own text), as a membership test."""
+
+    __slots__ = ("ids", "page")
+
+    def __init__(self, ids: dict[tuple[str, str], int], page: frozenset[int]) -> None:
+        self.ids = ids    # pair -> id (the part cache's)
+        self.page = page  # ids of the page's pairs
+
+    def __contains__(self, pair: object) -> bool:
+        return self.ids.get(pair) in self.page
+
+
+@dataclass(frozen=True, slots=True)
+class PageIndex:
+    """What one snapshot's elements give find (rows are element numbers, document order)."""
+
+    content: Postings                 # own text: key -> rows, values (field weight x match kind)
+    context: Postings                 # context (parent, section, heading, item, ancestors)
+    names: Postings                   # keys of each element's name (no values)
+    n_name: np.ndarray                # per row: words in its name (float32, >= 1)
+    prior: np.ndarray                 # per row: prior for its role and state (float32)
+    static: np.ndarray                # per row: not a control (bool)
+    outside_modal: np.ndarray | None  # per row: outside the open modal dialog, None when none is open
+    role_ids: np.ndarray              # per row: its role's number in role_index (int32)
+    role_index: dict[str, int]        # lowercase role -> number ("" is 0)
+    geom: np.ndarray                  # per row: x, y, width, height (float32; NaN without geometry)
+    has_geom: np.ndarray              # per row: has geometry (bool)
+    extent: tuple[float, float]       # page width, height (1, 1 without geometry)
+    pos_hints: np.ndarray             # per row: left, right, top, bottom hint of its context (float32)
+    vocab: PageVocab                  # the page's words
+    fuzzy: PageFuzzy                  # typo/prefix lookups over the page's words
+    pairs: PagePairs                  # the page's adjacent word pairs
+    abbrevs: frozenset[str]           # abbreviations written in capitals on the page ("INV")
+    matrix: np.ndarray                # embedding matrix of own text (rows x dim)
+    ctx_matrix: np.ndarray            # embedding matrix of context
+    log_n: float                      # log(1 + rows), for idf
+
+    def __len__(self) -> int:
+        return int(self.n_name.shape[0])
+
+
+def _features_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray, prow: np.ndarray,
+                     n: int) -> np.ndarray:
+    """Embedding matrix of the parts ``pids`` of rows ``prow`` (features summed in order)."""
+    lens = arr.e_len[pids]
+    idx = gather(arr.e_off[pids], lens)
+    return emb.matrix_from_features(n, np.repeat(prow, lens), arr.slots[idx], arr.fvals[idx])
+
+
+def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) -> PageIndex:
+    """Index the descriptors ``desc`` (document order) for matching with ``emb``."""
+    n = len(desc)
+    specs = part_cache(emb)
+    owns, own, ctxs, names, hrefs = specs.owns, specs.own, specs.contexts, specs.names, specs.hrefs
+    n_name = [1] * n
+    role_index: dict[str, int] = {"": 0}
+    geom = np.full((n, 4), np.nan, dtype=_F32)
+    modal = np.zeros(n, dtype=bool)
+    # the parts of each element, in document order and, within an element, in the order
+    # its vectors accumulate them: own (role, own texts, href), context, name keys
+    pids: list[int] = []
+    prow: list[int] = []
+    xpids: list[int] = []
+    npids: list[int] = []
+    nrow: list[int] = []
+    roles: dict[tuple, tuple] = {}     # (role, disabled, interactive) -> (number, its role part)
+    role_rows: list[tuple] = []         # number -> (role id, prior, static)
+    rnum: list[int] = []                # element -> number
+    symbolic_of: dict[str, bool] = {}
+
+    for i, d in enumerate(desc):
+        rk = (d.role, d.disabled, d.interactive)
+        r = roles.get(rk)
+        if r is None:
+            role = d.role.lower()
+            if role not in role_index:
+                role_index[role] = len(role_index)
+            # prior for actionable elements
+            if role in vocab.INTERACTIVE_ROLES:
+                p = 1.0
+                if d.disabled or d.interactive is False:
+                    p = DISABLED_PRIOR
+            elif role in vocab.CONTAINER_ROLES:
+                p = CONTAINER_PRIOR if not d.interactive else 1.0
+            elif role in vocab.NON_INTERACTIVE_ROLES:
+                p = NON_INTERACTIVE_PRIOR if not d.interactive else 1.0
+            else:
+                p = UNKNOWN_ROLE_PRIOR if not d.interactive else 1.0
+            role_rows.append((role_index[role], p, role not in vocab.INTERACTIVE_ROLES and not d.interactive))
+            r = roles[rk] = (len(role_rows) - 1, specs.role(emb, role))
+        rnum.append(r[0])
+        pids.append(r[1])  # role text postings; the role's embedding feature comes first
+        prow.append(i)
+        # own text, by field (weights: postings, embedding)
+        name = d.name
+        primary = name or d.primary
+        if name:
+            symbolic = symbolic_of.get(name)
+            if symbolic is None:
+                symbolic = symbolic_of[name] = not _WORDY.search(name)
+            if symbolic:
+                # an icon button named "+" or "⋮": its title/description is what it is called
+                primary = d.label or d.title or d.description or d.placeholder or d.name
+            p = owns.get((name, F_NAME, 1.0))
+            pids.append(own(emb, name, F_NAME, 1.0) if p is None else p)
+            prow.append(i)
+        else:
+            symbolic = False
+        value, column = d.value, d.column
+        for text, w in ((d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
+                        (d.description, F_DESCRIPTION), (d.text, F_TEXT)):
+            if text:
+                we = 0.5 if text is value or text is column else 0.7
+                p = owns.get((text, w, we))
+                pids.append(own(emb, text, w, we) if p is None else p)
+                prow.append(i)
+        if column:
+            p = owns.get((column, F_COLUMN, 0.5))
+            pids.append(own(emb, column, F_COLUMN, 0.5) if p is None else p)
+            prow.append(i)
+        if value:
+            p = owns.get((value, F_VALUE, 0.5))
+            pids.append(own(emb, value, F_VALUE, 0.5) if p is None else p)
+            prow.append(i)
+        text = d.input_type
+        if text:
+            we = 0.5 if text is value or text is column else 0.7
+            p = owns.get((text, F_TYPE, we))
+            pids.append(own(emb, text, F_TYPE, we) if p is None else p)
+            prow.append(i)
+        if (not name or symbolic) and primary and primary is not name:
+            p = owns.get((primary, F_NAME, 1.0))
+            pids.append(own(emb, primary, F_NAME, 1.0) if p is None else p)
+            prow.append(i)
+        if primary:
+            nm = names.get(primary)
+            if nm is None:
+                nm = specs.name(primary)
+            npids.append(nm[0])
+            nrow.append(i)
+            n_name[i] = nm[1]
+        if d.href:
+            p = hrefs.get(d.href)
+            pids.append(specs.href(d.href) if p is None else p)
+            prow.append(i)
+        # context
+        anc_roles = d.ancestor_roles
+        ck = (d.parent, d.section, d.heading if d.heading and d.heading != d.primary else "", d.item,
+              d.ancestors, anc_roles, d.in_dialog and "dialog" not in anc_roles)
+        p = ctxs.get(ck)
+        xpids.append(specs.context(emb, ck) if p is None else p)
+        if d.positional:
+            g = d.geometry
+            if g is not None:
+                geom[i] = g
+        if d.in_modal:
+            modal[i] = True
+
+    arr = specs.arrays()
+    rn = np.array(rnum, dtype=np.int64)
+    role_ids = np.array([r[0] for r in role_rows], dtype=np.int32)[rn] if n else np.zeros(0, dtype=np.int32)
+    prior = np.array([r[1] for r in role_rows], dtype=_F32)[rn] if n else np.ones(0, dtype=_F32)
+    static = np.array([r[2] for r in role_rows], dtype=bool)[rn] if n else np.zeros(0, dtype=bool)
+    P = np.array(pids, dtype=np.int64)
+    PR = np.array(prow, dtype=np.int64)
+    XP = np.array(xpids, dtype=np.int64)
+    rows = np.arange(n, dtype=np.int64)
+    pairs = PagePairs(specs.bigram_ids, frozenset(arr.bigrams[gather(arr.b_off[P], arr.b_len[P])].tolist()))
+    abbrevs: set[str] = set()
+    caps = specs.caps
+    has_caps = arr.has_caps
+    for j in np.unique(P[has_caps[P] != 0]).tolist():
+        abbrevs.update(caps[j])
+    content = build_postings(specs, arr, P, PR, n)
+    context = build_postings(specs, arr, XP, rows, n)
+    names_ = build_postings(specs, arr, np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), n,
+                            with_values=False)
+    n_name_a = np.array(n_name, dtype=_F32)
+    outside_modal = ~modal if modal.any() else None
+    has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
+    tables = (content, context)
+    page_vocab = PageVocab.of(specs, arr.kinds, tables, 1)
+    fuzzy = PageFuzzy(specs, PageVocab.of(specs, arr.kinds, tables, 2))
+    matrix = _features_matrix(emb, arr, P, PR, n)
+    ctx_matrix = _features_matrix(emb, arr, XP, rows, n)
+    # page extents for positional phrases
+    if n and has_geom.any():
+        g = geom[has_geom]
+        extent = (float(np.nanmax(g[:, 0] + g[:, 2])) or 1.0, float(np.nanmax(g[:, 1] + g[:, 3])) or 1.0)
+    else:
+        extent = (1.0, 1.0)
+    # section hints for positions when there is no geometry: left, right, top, bottom
+    pos_hints = np.array(specs.hints, dtype=_F32)[arr.hint[XP]] if n else np.zeros((0, 4), dtype=_F32)
+    return PageIndex(
+        content=content,
+        context=context,
+        names=names_,
+        n_name=n_name_a,
+        prior=prior,
+        static=static,
+        outside_modal=outside_modal,
+        role_ids=role_ids,
+        role_index=role_index,
+        geom=geom,
+        has_geom=has_geom,
+        extent=extent,
+        pos_hints=pos_hints,
+        vocab=page_vocab,
+        fuzzy=fuzzy,
+        pairs=pairs,
+        abbrevs=frozenset(a for a in abbrevs if a in page_vocab),
+        matrix=matrix,
+        ctx_matrix=ctx_matrix,
+        log_n=math.log(1.0 + n),
+    )

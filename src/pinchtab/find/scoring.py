@@ -1,0 +1,127 @@
+"""Lexical score of every element for a query: weighted coverage of the query's terms.
+
+All terms are scored at once: their strengths go into one (terms x elements) matrix, role
+words are max-ed in, and coverage is a pair of weighted sums, times a bonus for how much of
+the element's own name the query covered; the element's prior comes with it (lifted or
+lowered by role words and the query's verb).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from . import vocab
+from .query import Term
+from .terms import PageTerms, TermVec
+from .weights import (
+    ACTION_NON_INTERACTIVE,
+    CONTEXT_FACTOR,
+    CTX_OWN_FACTOR,
+    LEAD_VERB_CONTEXT,
+    MISSING_ACTION,
+    ROLE_MISMATCH,
+    VERB_HINT_WEIGHT,
+)
+
+__all__ = ["lexical_scores"]
+
+_F32 = np.float32
+
+
+def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec], *,
+                   hints: dict[str, float] | None = None, lead: int | None = None,
+                   action: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Lexical score vector and each element's prior (lifted where a role word asked for its role).
+
+    All terms are scored at once: their strengths go into one (terms x elements) matrix
+    with two scatters (own text, context), role words are max-ed in, and coverage is a
+    pair of weighted sums.
+    """
+    page = pt.page
+    n = len(pt.desc)
+    T = len(terms)
+    if T == 0:
+        return np.zeros(n, dtype=_F32), page.prior
+    c_idx, c_val, c_fac, x_idx, x_val, x_fac, h_idx, h_val = [], [], [], [], [], [], [], []
+    w = np.empty(T, dtype=_F32)
+    bonus = np.zeros(T, dtype=bool)
+    role_terms = []
+    for k, (t, tv) in enumerate(zip(terms, tvs)):
+        if tv.c_rows.size:
+            c_idx.append(tv.c_rows + k * n)
+            c_val.append(tv.c_vals)
+            c_fac.append((CTX_OWN_FACTOR if t.ctx else 1.0, tv.c_rows.size))
+        if t.role:
+            role_terms.append((k, t.role))
+        elif tv.x_rows.size:
+            x_idx.append(tv.x_rows + k * n)
+            x_val.append(tv.x_vals)
+            x_fac.append((1.0 if (t.ctx or t.container) else CONTEXT_FACTOR, tv.x_rows.size))
+        if tv.n_rows.size:
+            h_idx.append(tv.n_rows)
+            h_val.append(tv.n_vals)
+        w[k] = t.weight * pt.idf(tv.df)
+        bonus[k] = t.bonus
+    S = np.zeros((T, n), dtype=_F32)
+    flat = S.reshape(-1)
+    if c_idx:
+        vals = np.concatenate(c_val)
+        if any(f != 1.0 for f, _ in c_fac):
+            vals = vals * np.repeat(np.array([f for f, _ in c_fac], dtype=_F32), [m for _, m in c_fac])
+        flat[np.concatenate(c_idx)] = vals
+    if x_idx:
+        xi = np.concatenate(x_idx)
+        xv = np.concatenate(x_val) * np.repeat(np.array([f for f, _ in x_fac], dtype=_F32), [m for _, m in x_fac])
+        flat[xi] = np.maximum(flat[xi], xv)
+    if lead is not None and lead < T and tvs[lead].c_rows.size:
+        lrows = tvs[lead].c_rows[tvs[lead].c_vals >= 0.6]
+        lrows = lrows[~page.static[lrows]]  # a control, not a static text that says the verb
+        if lrows.size:
+            lmask = np.zeros(n, dtype=bool)
+            lmask[lrows] = True
+            for k, (t, tv) in enumerate(zip(terms, tvs)):
+                if k == lead or t.role or t.ctx or t.container or not tv.x_rows.size:
+                    continue
+                m = lmask[tv.x_rows]
+                if m.any():
+                    r = tv.x_rows[m]
+                    S[k, r] = np.maximum(S[k, r], tv.x_vals[m] * LEAD_VERB_CONTEXT)
+    role_ok = None
+    for k, rw in role_terms:
+        # a role word describes the target itself: its role, or its own text ("menu")
+        rv = pt.role_vec(rw)
+        np.maximum(S[k], rv, out=S[k])
+        if rw not in vocab.WEAK_ROLE_WORDS:
+            role_ok = rv if role_ok is None else np.maximum(role_ok, rv)
+    if bonus.any():
+        wb = np.where(bonus, w, 0.0).astype(_F32)
+        num = w @ S
+        den = wb @ S + float(w[~bonus].sum())
+    else:
+        num = w @ S
+        den = float(w.sum())
+    if hints:
+        hv = pt.hint_vec(hints) * VERB_HINT_WEIGHT
+        num = num + hv
+        den = den + hv
+    qcov = num / np.maximum(den, 1e-9)
+    if h_idx:
+        hits = np.bincount(np.concatenate(h_idx), weights=np.concatenate(h_val), minlength=n)
+        lex = qcov * (0.8 + 0.2 * (np.minimum(hits, page.n_name) / page.n_name))
+    else:
+        lex = qcov * 0.8
+    prior = page.prior
+    if hints:
+        prior = np.where(page.static, prior * ACTION_NON_INTERACTIVE, prior).astype(_F32)
+    if action and lead is not None and lead < T:
+        # the element matches the object but not the (specific) action the query asks for
+        # (an element that matches only the verb is fine: "play video" -> Play)
+        others = [k for k, t in enumerate(terms) if k != lead and not t.bonus and not t.role]
+        if others:
+            missing = (S[lead] <= 0) & (S[others].max(axis=0) > 0)
+            prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
+    if role_ok is not None:
+        prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior * ROLE_MISMATCH)
+    return lex.astype(_F32, copy=False), prior
