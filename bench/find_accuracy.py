@@ -26,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from pinchtab.find import ElementIndex, IntentCache, classify_error, find, rematch  # noqa: E402
+from pinchtab.cdp.errors import classify_error  # noqa: E402
+from pinchtab.find import ElementIndex, IntentCache, find, rematch  # noqa: E402
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "find-corpus"
 

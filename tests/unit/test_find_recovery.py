@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pinchtab.find import ERROR_TYPES, ElementIndex, IntentCache, classify_error, rematch
+from pinchtab.cdp.errors import ERROR_TYPES, classify_error
+from pinchtab.find import ElementIndex, IntentCache, rematch
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "find-corpus"
 

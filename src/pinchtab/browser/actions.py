@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.cdp import CDPError
-from pinchtab.models import ActionRequest
+from pinchtab.cdp.errors import classify_error
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
-from pinchtab.find import classify_error
+from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab

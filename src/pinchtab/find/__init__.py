@@ -15,7 +15,6 @@ Public API::
     index.get(ref) -> ElementDescriptor | None; len(index); index.descriptors
 
     IntentCache(max_entries=1024, ttl=600.0, max_per_tab=128)    # per-tab LRU + TTL
-    classify_error(message) -> (error_type, recoverable)
     rematch(intent, new_index, min_score=0.6) -> RecoveryMatch | None
 
 The result dict has exactly the ``POST /find`` response fields: ``best_ref``,
@@ -58,18 +57,17 @@ ignored, elements without ``ref`` are skipped):
 from .descriptors import ElementDescriptor, build_descriptors
 from .embedding import HashingEmbedder
 from .intent import IntentCache, IntentRecord
-from .matcher import (
+from .matcher import ElementIndex, find
+from .query import ParsedQuery, parse_query
+from .recovery import RecoveryMatch, descriptor_similarity, rematch
+from .weights import (
     DEFAULT_EMBEDDING_WEIGHT,
     DEFAULT_LEXICAL_WEIGHT,
     DEFAULT_THRESHOLD,
     DEFAULT_TOP_K,
     STRATEGY,
-    ElementIndex,
     confidence_for,
-    find,
 )
-from .query import ParsedQuery, parse_query
-from .recovery import ERROR_TYPES, RecoveryMatch, classify_error, descriptor_similarity, rematch
 
 __all__ = [
     "find",
@@ -79,11 +77,9 @@ __all__ = [
     "HashingEmbedder",
     "IntentCache",
     "IntentRecord",
-    "classify_error",
     "rematch",
     "RecoveryMatch",
     "descriptor_similarity",
-    "ERROR_TYPES",
     "confidence_for",
     "parse_query",
     "ParsedQuery",
