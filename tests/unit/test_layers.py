@@ -25,13 +25,18 @@ def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
             for n in ast.walk(node)}
+    package = _module(path).split(".")[: -1 if path.name != "__init__.py" else None]
     names: set[str] = set()
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{a.name}" for a in node.names)
+        if isinstance(node, ast.ImportFrom):
+            # relative imports ("from ..cdp import x") resolved against the module's package
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            if node.module:  # "from . import lexical" imports the submodule, not its package
+                names.add(module)
+            names.update(f"{module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
     return names

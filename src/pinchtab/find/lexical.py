@@ -7,7 +7,7 @@ Element text and queries go through the same pipeline so that they meet on the s
 * ``compound``   - adjacent words joined ("Log Out" also yields "logout", "e-mail" -> "email").
 * ``concept``    - synonym group id (``"c:login"`` for sign in / log in / login ...).
 
-The scoring itself (which is vectorised over an index) lives in :mod:`pinchtab.find.matcher`;
+The scoring itself (vectorised over an index) lives in :mod:`.terms`, :mod:`.scoring` and :mod:`.matcher`;
 this module only turns text into those keys, and offers :class:`FuzzyIndex` for typos.
 """
 
