@@ -17,6 +17,15 @@ VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "upload", "cv", "resume", "/", "sav
          "play", "next", "track", "skip", "song", "volume", "louder", "the", "my"]
 
 
+@pytest.fixture(autouse=True)
+def _unconfigured():
+    """The environment decides here, whatever a bridge created earlier in this process set."""
+    saved = dict(semantic._CONFIGURED)
+    semantic.configure()
+    yield
+    semantic.configure(saved.get("setting"), saved.get("state"))
+
+
 def static_model(rows: dict[str, list[float]]) -> semantic.StaticModel:
     tok = minilm.WordPiece("\n".join(VOCAB))
     table = np.zeros((len(VOCAB), 4), dtype=np.float16)
