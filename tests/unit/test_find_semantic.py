@@ -145,3 +145,26 @@ def test_config_key_and_env(monkeypatch, tmp_path):
         assert semantic.get_model() is None
     finally:
         semantic.configure()
+
+
+def test_on_without_table_distils_in_the_background(monkeypatch, tmp_path):
+    files = minilm.ModelFiles("test", tmp_path, False)
+    built = []
+
+    def fake_build(f, path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        built.append(path)
+        raise OSError("no weights here")  # logged; the tier stays off
+
+    monkeypatch.setattr(minilm, "find_model_files", lambda: files)
+    monkeypatch.setattr(semantic, "build_table", fake_build)
+    monkeypatch.setattr(semantic, "_BUILDING", [])
+    semantic.configure("on", tmp_path)
+    try:
+        assert semantic.get_model() is None  # no find waits for the distillation
+        assert semantic.wait_for_table(10)
+        assert built == [semantic.table_path(files, tmp_path)]
+        assert semantic.get_model() is None
+        assert len(built) == 1  # started once
+    finally:
+        semantic.configure()

