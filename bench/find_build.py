@@ -22,7 +22,7 @@ normalize, stem, analyze_text... - are warm), ``--cold`` clears those too (a fir
 after start).
 
 ``--golden FILE`` runs every query of every evaluation set - the shared corpus, the dev set and
-its holdout, the captured ``find_pages`` snapshots, the large page and the synthetic
+its holdout, the captured ``find_pages`` and ``find_fresh`` snapshots, the large page and the synthetic
 1,000/10,000-element pages - with ``explain`` at the default threshold and at threshold 0
 (top 10), plus the recovery scenarios (``rematch``). It records the result dicts (minus
 ``latency_ms``), the unrounded value behind every rounded score, and a digest of each index's
@@ -54,7 +54,7 @@ from pinchtab.find import matcher  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "find-corpus"
 DEV = ROOT / "tests" / "fixtures" / "find_dev"
-FIND_PAGES = ROOT / "tests" / "fixtures" / "find_pages"
+PAGE_SETS = ("find_pages", "find_fresh")  # folders of tests/fixtures with index.html + queries.json pages
 LARGE = ROOT / "tests" / "fixtures" / "pages" / "large.html"
 DEFAULT_SNAPSHOTS = Path("/tmp/pinchtab-find-build")
 LARGE_QUERIES = [
@@ -90,10 +90,12 @@ async def _capture(out: Path) -> None:
             for name, interactive in (("large-full", False), ("large-interactive", True)):
                 snap = await snapshot.capture(tab, interactive=interactive)
                 (out / f"{name}.json").write_text(json.dumps([n.to_element() for n in snap.nodes]))
-            for page_dir in sorted(p for p in FIND_PAGES.iterdir() if (p / "queries.json").exists()):
-                await tab.navigate(f"{base}/find_pages/{page_dir.name}/index.html", timeout_ms=15000)
+            for set_name, page_dir in ((s, p) for s in PAGE_SETS
+                                       for p in sorted((ROOT / "tests" / "fixtures" / s).iterdir())
+                                       if (p / "queries.json").exists()):
+                await tab.navigate(f"{base}/{set_name}/{page_dir.name}/index.html", timeout_ms=15000)
                 snap = await snapshot.capture(tab)
-                d = out / "find_pages" / page_dir.name
+                d = out / set_name / page_dir.name
                 d.mkdir(parents=True, exist_ok=True)
                 (d / "snapshot.json").write_text(json.dumps([n.to_element() for n in snap.nodes]))
                 qs = json.loads((page_dir / "queries.json").read_text())
@@ -104,7 +106,7 @@ async def _capture(out: Path) -> None:
 
 
 def snapshots(dirpath: Path) -> Path:
-    if not (dirpath / "large-full.json").exists():
+    if not all((dirpath / n).exists() for n in ("large-full.json", *PAGE_SETS)):
         dirpath.mkdir(parents=True, exist_ok=True)
         print(f"capturing real snapshots into {dirpath} ...", file=sys.stderr)
         asyncio.run(_capture(dirpath))
@@ -216,7 +218,8 @@ def golden_sets(snap: Path):
     yield "shared", list(_load_set(SHARED))
     yield "dev", list(_load_set(DEV))
     yield "holdout", list(_load_set(DEV / "holdout"))
-    yield "find_pages", list(_load_set(snap / "find_pages"))
+    for name in PAGE_SETS:
+        yield name, list(_load_set(snap / name))
     pages, queries = corpus_elements()
     yield "large", [(name, json.loads((snap / f"{name}.json").read_text()), LARGE_QUERIES + queries[:40])
                     for name in ("large-full", "large-interactive")]

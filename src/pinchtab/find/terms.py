@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import lexical, vocab
+from . import lexical, typos, vocab
 from .descriptors import ElementDescriptor
 from .embedding import HashingEmbedder
 from .lru import LRU
@@ -79,6 +79,10 @@ class PageTerms:
         for j in joins:
             if vids.get(j) in vpage:
                 put(j, Q_COMPOUND)
+        if (fuzzy and vids.get(st) not in vpage and st not in lexical.KNOWN_STEMS
+                and raw not in lexical.KNOWN_STEMS):
+            for v, dist in typos.surface_typos(self, self.desc, raw):  # "serings": its stem "ser" misleads
+                put(v, Q_TYPO1 if dist == 1 else Q_TYPO2)
         if not st.isalpha() or len(st) < 3:
             return alts
         # acronyms on the page ("INV" for invoice, "QTY" for quantity)

@@ -1,0 +1,144 @@
+"""Actions on a named item: "add the pad thai to my order", "open the garage", "save the gazpacho".
+
+Such a query names an item (a product card, a device tile, a table row) and an action, and
+means the item's control for that action: the card's "Add" button, the tile's "Open". The
+item's own title (a heading, a link, a tab of the same name) matches the item words better
+than the control does, so the plain ranking picks the title. This pass runs after scoring:
+
+* the query opens with an action verb (``ACTIONS``: "order" and "buy" accept an "Add"
+  control, "heart" a "Save"/"Like" one ...), possibly followed by a destination ("to my
+  order", "to the cart") that is not part of the item's name;
+* a control (an interactive element) whose own text holds one of the verb's words, and
+  whose item context (the repeated item around it and its nearest heading) holds the item
+  words, is the candidate; exactly one must cover them best;
+* the current best match is not such a control but an element naming the item.
+
+Then the candidate becomes the best match (just above the former best).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .lexical import stem
+from .typos import per_index
+
+__all__ = ["apply", "ACTIONS"]
+
+# query verb -> words a control for it may say
+ACTIONS: dict[str, frozenset[str]] = {}
+for _verbs, _controls in (
+    (("add", "order", "buy", "purchase", "put", "get", "grab"), ("add", "order", "buy", "cart", "basket", "bag")),
+    (("open", "view", "show", "see", "watch", "check"), ("open", "view", "show", "see", "watch", "details", "live")),
+    (("save", "bookmark", "favourite", "favorite", "heart", "like", "star"),
+     ("save", "bookmark", "favourite", "favorite", "like", "wishlist", "liked")),
+    (("remove", "delete", "drop", "discard", "trash"), ("remove", "delete", "trash", "discard")),
+    (("play", "listen", "start"), ("play", "start", "listen")),
+    (("edit", "change", "modify", "rename"), ("edit", "change", "modify", "rename")),
+    (("apply",), ("apply",)),
+    (("reply", "answer", "respond"), ("reply", "respond", "answer")),
+    (("share",), ("share",)),
+    (("download",), ("download",)),
+    (("book", "reserve"), ("book", "reserve", "select")),
+    (("select", "choose", "pick"), ("select", "choose", "pick")),
+    (("dim", "brighten"), ("brightness", "dim", "dimmer")),
+    (("unlock",), ("unlock",)),
+    (("lock",), ("lock",)),
+    (("close", "shut"), ("close",)),
+    (("follow",), ("follow",)),
+):
+    for _v in _verbs:
+        ACTIONS[_v] = frozenset(_controls) | {_v}
+
+_STOP = frozenset({"the", "a", "an", "my", "this", "that", "these", "those", "on", "of", "one", "some", "please",
+                   "it", "its", "item", "for"})
+_DEST_PREP = frozenset({"to", "into", "in", "onto"})
+_DEST = frozenset({"order", "cart", "basket", "bag", "list", "library", "favourites", "favorites", "wishlist",
+                   "queue", "playlist", "trolley"})
+_WORD = re.compile(r"[^\W_]+")
+ITEM_COVERAGE = 0.6
+LIFT = 0.02
+
+
+def _words(s: str) -> list[str]:
+    return _WORD.findall(s.lower())
+
+
+def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
+    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None."""
+    ws = _words(query)
+    if len(ws) < 2 or ws[0] not in ACTIONS:
+        return None
+    rest = ws[1:]
+    # "to my order", "into the basket": where it goes, not what it is
+    for i in range(len(rest) - 1, 0, -1):
+        if rest[i] in _DEST and any(w in _DEST_PREP for w in rest[max(0, i - 3) : i]):
+            j = max(k for k in range(max(0, i - 3), i) if rest[k] in _DEST_PREP)
+            rest = rest[:j]
+            break
+    item = [stem(w) for w in rest if w not in _STOP]
+    if not item:
+        return None
+    return ACTIONS[ws[0]], item
+
+
+class _Items:
+    """Per index: each element's own-text words and item-context stems (lazily, once)."""
+
+    __slots__ = ("own", "ctx", "own_stems")
+
+    def __init__(self, descriptors) -> None:
+        self.own: list[frozenset[str]] = []
+        self.own_stems: list[frozenset[str]] = []
+        self.ctx: list[frozenset[str]] = []
+        for d in descriptors:
+            own = set(_words(" ".join((d.name, d.label, d.title, d.description))))
+            if "+" in (d.name or "") or "＋" in (d.name or ""):
+                own.add("add")
+            self.own.append(frozenset(own))
+            self.own_stems.append(frozenset(stem(w) for w in own))
+            # the repeated item around it and its nearest heading: a tile's inner row is an
+            # item too ("View live Recorded clips"), its heading names the tile
+            self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
+
+
+def _coverage(item: list[str], words: frozenset[str]) -> float:
+    return sum(1 for w in item if w in words) / len(item)
+
+
+def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
+    """``score`` with the item's control lifted above the item's title (in place); ``static``
+    marks rows that are not controls; per-page word sets are kept on ``owner``."""
+    if score.size < 2:
+        return score
+    parsed = parse(query)
+    if parsed is None:
+        return score
+    best = int(np.argmax(score))
+    if score[best] <= 0:
+        return score
+    controls, item = parsed
+    it = per_index(owner, "_item_words", _Items, descriptors)
+    if controls & it.own[best]:
+        return score  # the best match already is a control for the action
+    if _coverage(item, it.own_stems[best]) < ITEM_COVERAGE and _coverage(item, it.ctx[best]) < ITEM_COVERAGE:
+        return score  # the best match is not about the named item: leave it
+    cands: list[tuple[float, int]] = []
+    for i in range(score.size):
+        if static[i]:
+            continue
+        if not (controls & it.own[i]):
+            continue
+        cov = _coverage(item, it.ctx[i])  # inside the item: its own label naming it is lexical work
+        if cov >= ITEM_COVERAGE:
+            cands.append((cov, i))
+    if not cands:
+        return score
+    cands.sort(reverse=True)
+    if len(cands) > 1 and cands[1][0] == cands[0][0]:
+        return score  # two items fit equally: no guess
+    pick = cands[0][1]
+    score[pick] = min(1.0, float(score[best]) + LIFT)
+    return score
