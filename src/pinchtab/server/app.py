@@ -177,7 +177,7 @@ class ServerHandlers:
         body: dict[str, Any] = {"action": "new"}
         if req.url:
             body["url"] = req.url
-        res = await self.client.post(f"{inst.url}/tab", json=body, headers=self.manager.auth)
+        res = await self.client.post(f"{inst.url}/tab", json=body, headers=self.manager.auth_for(inst))
         data = res.json()
         if res.status_code == 200 and isinstance(data, dict) and data.get("tabId"):
             self.routes.learn(data["tabId"], inst.id)

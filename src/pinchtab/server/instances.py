@@ -82,6 +82,8 @@ class Instance:
     _waiter: asyncio.Task[None] | None = field(default=None, repr=False)
     _expected_exit: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    # The bridge's own token when it is not the server's (an attached bridge; see attached.py).
+    token: str | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
@@ -136,6 +138,13 @@ class InstanceManager:
         self.auth = {"authorization": f"Bearer {config.server.token}"} if config.server.token else {}
         self._monitor: asyncio.Task[None] | None = None
         self._closing = False
+
+    def auth_for(self, inst: Instance) -> dict[str, str]:
+        """The Authorization header the server sends to ``inst``'s bridge: its own token, if any."""
+        return {"authorization": f"Bearer {inst.token}"} if inst.token else self.auth
+
+    def auth_header(self, inst: Instance) -> list[tuple[bytes, bytes]]:
+        return [(k.encode(), v.encode()) for k, v in self.auth_for(inst).items()]
 
     # -- queries --------------------------------------------------------------------------------
 
@@ -505,7 +514,7 @@ class InstanceManager:
     async def check(self, inst: Instance) -> None:
         """One health check of a started instance; updates status, tab count and routing."""
         try:
-            res = await self.client.get(f"{inst.url}/health", headers=self.auth, timeout=HEALTH_TIMEOUT)
+            res = await self.client.get(f"{inst.url}/health", headers=self.auth_for(inst), timeout=HEALTH_TIMEOUT)
             body = res.json()
         except (httpx.HTTPError, ValueError) as exc:
             if inst.status not in ("running", "error") or not inst.process_alive:

@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pinchtab.errors import NotFound, NotReady, PinchtabError
 from pinchtab.server.instances import Instance, InstanceManager
 from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TAB_ANSWERING, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
-from pinchtab.server.upstream import Upstream, UpstreamError
+from pinchtab.server.upstream import Upstream, UpstreamError, ssl_context
 from pinchtab.web import error_response
 
 log = logging.getLogger("pinchtab.server.proxy")
@@ -31,10 +31,12 @@ HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te
 FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent"})
 
 
-def make_client() -> httpx.AsyncClient:
-    """One client for all bridges: kept-alive connections, no proxies from the environment, no
-    read timeout of its own (bridges bound navigation and waits themselves)."""
+def make_client(ca_file: str | None = None) -> httpx.AsyncClient:
+    """One client for all bridges' control calls (health, tabs): kept-alive connections, no proxies
+    from the environment, no read timeout of its own (bridges bound navigation and waits
+    themselves), ``https://`` bridges verified against ``ca_file`` when given."""
     return httpx.AsyncClient(
+        verify=ssl_context(ca_file),
         timeout=httpx.Timeout(None, connect=5.0),
         limits=httpx.Limits(max_connections=256, max_keepalive_connections=64, keepalive_expiry=60),
         trust_env=False,
@@ -99,7 +101,7 @@ class TabLocator:
         return merged
 
     async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
-        res = await self.client.get(f"{inst.url}/tabs", headers=self.manager.auth, timeout=10)
+        res = await self.client.get(f"{inst.url}/tabs", headers=self.manager.auth_for(inst), timeout=10)
         if res.status_code != 200:
             return []
         tabs = res.json().get("tabs", [])
@@ -113,8 +115,6 @@ class ProxyMiddleware:
         self.app = app
         self.router = router
         self.upstream = upstream
-        manager = router.manager
-        self.auth = [(b"authorization", manager.auth["authorization"].encode())] if manager.auth else []
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -166,9 +166,9 @@ class ProxyMiddleware:
         headers = [(k, v) for k, v in scope["headers"] if k in FORWARDED_REQUEST_HEADERS]
         if body and not any(k == b"content-type" for k, _ in headers):
             headers.append((b"content-type", b"application/json"))
-        headers.extend(self.auth)
+        headers.extend(self.router.manager.auth_header(inst))
         try:
-            response = await self.upstream.request(inst.port, scope["method"], target, headers, body)
+            response = await self.upstream.request(inst.url, scope["method"], target, headers, body)
         except UpstreamError as exc:
             raise NotReady(
                 f"instance {inst.id} did not answer ({exc}); its status is {inst.status}; "
@@ -196,7 +196,7 @@ class ProxyMiddleware:
                 log.warning("instance %s broke off a streamed answer: %s", inst.id, exc)
             await send({"type": "http.response.body", "body": b""})
         finally:
-            response.release()
+            await response.aclose()
 
     def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None) -> None:
         if status == 503:
