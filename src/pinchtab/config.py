@@ -67,8 +67,12 @@ class Config(_Section):
     find: FindConfig = Field(default_factory=FindConfig)
 
     def check_bind(self) -> None:
-        """Refuse to listen beyond loopback without a token."""
-        if self.server.bind not in LOOPBACK_HOSTS and not self.server.token:
+        """Refuse a blank token, and to listen beyond loopback without a token."""
+        token = self.server.token
+        if token is not None and token != "" and (not token.strip() or token != token.strip()):
+            raise BadRequest("server.token is blank or has spaces around it: use a long random string "
+                             "(e.g. from `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)", "bad_token")
+        if self.server.bind not in LOOPBACK_HOSTS and not token:
             raise BadRequest(
                 f"refusing to bind {self.server.bind} without a token: set server.token "
                 "(or PINCHTAB_TOKEN), or bind 127.0.0.1",

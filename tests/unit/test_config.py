@@ -162,3 +162,11 @@ def test_empty_token_does_not_count(no_home_file: dict[str, str]) -> None:
     cfg = load_config({"server": {"bind": "0.0.0.0", "token": ""}}, environ=no_home_file)
     with pytest.raises(BadRequest):
         cfg.check_bind()
+
+
+@pytest.mark.parametrize("token", [" ", "\t", " padded", "padded "])
+def test_blank_or_padded_token_is_refused_on_any_bind(token: str) -> None:
+    for bind in ("127.0.0.1", "0.0.0.0"):
+        with pytest.raises(BadRequest) as info:
+            Config.model_validate({"server": {"bind": bind, "token": token}}).check_bind()
+        assert info.value.code == "bad_token"
