@@ -33,7 +33,19 @@ class ServerConfig(_Section):
     instance_port_start: int = Field(9868, ge=1, le=65535)
 
 
+class AttachConfig(_Section):
+    """POST /instances/attach-bridge and /instances/attach: off unless enabled, to these hosts
+    ("*": any) and URL schemes only; ``caFile`` is the CA bundle https:// bridges are checked
+    against (default: the system CAs)."""
+
+    enabled: bool = False
+    allow_hosts: list[str] = Field(default_factory=lambda: ["127.0.0.1", "localhost", "::1"])
+    allow_schemes: list[str] = Field(default_factory=lambda: ["ws", "wss", "http", "https"])
+    ca_file: str | None = None
+
+
 class SecurityConfig(_Section):
+    attach: AttachConfig = Field(default_factory=AttachConfig)
     allow_evaluate: bool = False
     allow_cookies: bool = False
     # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).

@@ -11,7 +11,8 @@ from fastapi import FastAPI
 
 import pinchtab
 from pinchtab.config import Config
-from pinchtab.errors import BrowserError, Conflict, NotReady, PinchtabError
+from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
+from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator, make_client
@@ -20,6 +21,7 @@ from pinchtab.server.upstream import Upstream
 from pinchtab.api import Reply, Route, proxied_routes, server_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
+from pinchtab.api.routes import attach as a
 from pinchtab.api.routes import orchestrator as o
 from pinchtab.web import TokenAuth, install_error_handlers
 
@@ -36,12 +38,12 @@ owning `tabId` (body or `?tabId=`), else to the default instance."""
 
 def create_app(config: Config, *, default_instance: bool | None = None) -> FastAPI:
     start_default = config.server.default_instance if default_instance is None else default_instance
-    client = make_client()
+    client = make_client(config.security.attach.ca_file)
     profiles = ProfileStore(config.server.state_dir)
     routes = TabOwners()
     manager = InstanceManager(config, profiles, client, on_tabs_lost=routes.forget_instance)
     router = TabLocator(manager, routes, client)
-    upstream = Upstream()
+    upstream = Upstream(config.security.attach.ca_file)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -66,7 +68,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     app.state.routes = routes
     app.state.router = router
     install_error_handlers(app)
-    handlers = ServerHandlers(manager, profiles, router, routes, client)
+    handlers = ServerHandlers(manager, profiles, router, routes, client, Attachments(manager, upstream, config.security.attach))
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
@@ -86,8 +88,9 @@ class ServerHandlers:
     """The server's own routes, one method per route name (``pinchtab.api.routes.orchestrator``)."""
 
     def __init__(self, manager: InstanceManager, profiles: ProfileStore, router: TabLocator, routes: TabOwners,
-                 client: Any) -> None:
+                 client: Any, attachments: Attachments) -> None:
         self.manager = manager
+        self.attachments = attachments
         self.profile_store = profiles
         self.router = router
         self.routes = routes
@@ -153,9 +156,14 @@ class ServerHandlers:
         return inst.to_dict()
 
     async def stop_instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        if is_attached_bridge(self.manager.get(req.instance_id)):
+            return (await self.attachments.detach(req.instance_id)).to_dict()  # it is not ours to stop
         return (await self.manager.stop(req.instance_id)).to_dict()
 
     async def restart_instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        if is_attached_bridge(self.manager.get(req.instance_id)):
+            raise Conflict(f"instance {req.instance_id} is an attached bridge, which this server does not start: restart "
+                           "it on its host (the health monitor then marks it running) or detach it", "attached_instance")
         inst = await self.manager.restart(req.instance_id)
         if inst.status != "running":
             raise BrowserError(f"instance {inst.id} did not start: {inst.error}", "instance_start_failed")
@@ -183,6 +191,21 @@ class ServerHandlers:
             self.routes.learn(data["tabId"], inst.id)
             data["instanceId"] = inst.id
         return Reply(data, res.status_code)
+
+    # -- attached instances (attached.py) ---------------------------------------------------------
+
+    async def attach_bridge(self, req: a.AttachBridge) -> Any:
+        url = req.base_url or req.url
+        if not url:
+            raise BadRequest("baseUrl (or url) is required: the bridge's origin, e.g. http://10.0.12.24:9867", "missing_baseUrl")
+        inst, created = await self.attachments.attach_bridge(url, req.bridge_token, req.name)
+        return inst.to_dict() if created else Reply(inst.to_dict(), 200)
+
+    async def attach_chrome(self, req: a.AttachChrome) -> dict[str, Any]:
+        return (await self.attachments.attach_cdp(req.cdp_url, req.name)).to_dict()
+
+    async def detach_instance(self, req: o.InstanceRef) -> dict[str, Any]:
+        return (await self.attachments.detach(req.instance_id)).to_dict()
 
     async def instance_logs(self, req: o.InstanceLogs) -> dict[str, Any]:
         inst = self.manager.get(req.instance_id)

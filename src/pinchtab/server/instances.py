@@ -84,6 +84,8 @@ class Instance:
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     # The bridge's own token when it is not the server's (an attached bridge; see attached.py).
     token: str | None = field(default=None, repr=False)
+    # An external Chrome this instance's bridge drives over CDP instead of launching one (attached.py).
+    cdp_url: str | None = None
 
     @property
     def url(self) -> str:
@@ -116,6 +118,8 @@ class Instance:
             out["lastBrowserDeath"] = self.last_death
         if self.error:
             out["error"] = self.error
+        if self.cdp_url:
+            out.update(attached=True, attachType="cdp", cdpUrl=self.cdp_url)
         return out
 
 
@@ -341,10 +345,10 @@ class InstanceManager:
 
     def _write_bridge_config(self, inst: Instance) -> None:
         """The server's effective config with this instance's own values: port, loopback bind,
-        profile dir, mode; never an attached cdpUrl (each instance launches its own Chromium)."""
+        profile dir, mode, and the external Chrome's cdpUrl of an attached one (else it launches its own)."""
         data = self.config.model_dump(by_alias=True)
         data["server"].update(port=inst.port, bind="127.0.0.1", token=self.config.server.token, defaultInstance=False)
-        data["browser"].update(profileDir=inst.profile_dir, cdpUrl=None, headless=inst.mode == "headless")
+        data["browser"].update(profileDir=inst.profile_dir, cdpUrl=inst.cdp_url, headless=inst.mode == "headless")
         assert inst.config_path is not None
         fd = os.open(inst.config_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:

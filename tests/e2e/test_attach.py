@@ -1,0 +1,316 @@
+"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 and 127.0.0.3, each with
+its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its own.
+
+Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
+bridge turns ``error`` and comes back when started again, detach, and that attach is refused
+outside ``security.attach``. The tests run in file order and share the processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import free_port
+from tests.e2e.test_server import START_TIMEOUT, live_in_groups, wait_until
+
+SERVER_TOKEN = "server-token-0123456789"
+HOSTS = ("127.0.0.2", "127.0.0.3")
+
+
+def _env(config: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
+    env["PINCHTAB_CONFIG"] = str(config)
+    return env
+
+
+class BridgeProc:
+    """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium)."""
+
+    def __init__(self, tmp: Path, host: str, token: str) -> None:
+        self.tmp, self.host, self.token = tmp, host, token
+        self.port = free_port()
+        self.url = f"http://{host}:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        (tmp / "config.json").write_text("{}")
+
+    def start(self) -> None:
+        log = open(self.tmp / "bridge.log", "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pinchtab", "bridge", "--bind", self.host, "--port", str(self.port),
+             "--token", self.token, "--allow-evaluate"],
+            env=_env(self.tmp / "config.json"), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        log.close()
+
+        def up() -> bool:
+            assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
+            try:
+                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(up, START_TIMEOUT, f"the bridge on {self.url}")
+
+    def kill(self) -> None:
+        """SIGKILL the bridge and everything in its session (its Chromium)."""
+        if self.proc is not None and self.proc.poll() is None:
+            pgid = os.getpgid(self.proc.pid)
+            os.killpg(pgid, signal.SIGKILL)
+            self.proc.wait(10)
+            for pid, _, _ in live_in_groups({pgid}):
+                os.kill(pid, signal.SIGKILL)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            pgid = os.getpgid(self.proc.pid)
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                pass
+            for pid, _, _ in live_in_groups({pgid}):
+                os.kill(pid, signal.SIGKILL)
+
+
+class Server:
+    def __init__(self, tmp: Path, attach: dict[str, Any]) -> None:
+        tmp.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        cfg = tmp / "config.json"
+        cfg.write_text(json.dumps({
+            "server": {"port": self.port, "stateDir": str(tmp / "state"), "instancePortStart": free_port(),
+                       "defaultInstance": False, "token": SERVER_TOKEN},
+            "security": {"allowEvaluate": True, "attach": attach},
+        }))
+        self.log_path = tmp / "server.log"
+        log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "server"], env=_env(cfg),
+                                     stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False,
+                                 headers={"Authorization": f"Bearer {SERVER_TOKEN}"})
+        wait_until(self._up, START_TIMEOUT, "the server")
+
+    def _up(self) -> bool:
+        assert self.proc.poll() is None, self.log_path.read_text()[-2000:]
+        try:
+            return self.http.get("/health").status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def instance(self, iid: str) -> dict[str, Any]:
+        res = self.http.get(f"/instances/{iid}")
+        assert res.status_code == 200, res.text
+        return res.json()
+
+    def close(self) -> None:
+        self.http.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture(scope="module")
+def bridges(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[BridgeProc]]:
+    out = [BridgeProc(tmp_path_factory.mktemp(f"bridge{i}"), host, f"bridge-{i}-token-abcdef") for i, host in enumerate(HOSTS)]
+    try:
+        for b in out:
+            b.start()
+        yield out
+    finally:
+        for b in out:
+            b.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("server"), {"enabled": True, "allowHosts": list(HOSTS), "allowSchemes": ["http", "https"]})
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+@pytest.fixture(scope="module")
+def state() -> dict[str, Any]:
+    return {}
+
+
+def test_attach_two_bridges(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+    ids = []
+    for i, b in enumerate(bridges):
+        res = server.http.post("/instances/attach-bridge", json={"baseUrl": b.url, "token": b.token, "name": f"b{i}"})
+        assert res.status_code == 201, res.text
+        inst = res.json()
+        assert inst["attached"] is True and inst["attachType"] == "bridge" and inst["url"] == b.url
+        assert inst["status"] == "running" and inst["name"] == f"b{i}" and "token" not in json.dumps(inst).lower()
+        ids.append(inst["id"])
+    state["ids"] = ids
+    listed = {i["id"]: i for i in server.http.get("/instances").json()["instances"]}
+    assert set(ids) <= set(listed) and all(listed[i]["status"] == "running" for i in ids)
+    # Attaching the same origin again updates it (200), with "url" as PinchTab's "baseUrl".
+    again = server.http.post("/instances/attach-bridge", json={"url": bridges[0].url + "/", "token": bridges[0].token})
+    assert again.status_code == 200 and again.json()["id"] == ids[0]
+    assert server.http.get("/health").json()["instances"] == 2
+
+
+def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
+    tabs = []
+    for iid, page in zip(state["ids"], ("buttons.html", "login.html")):
+        res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/{page}"})
+        assert res.status_code == 200, res.text
+        assert res.json()["instanceId"] == iid
+        tabs.append(res.json()["tabId"])
+    state["tabs"] = tabs
+    # Each tab lives on its own bridge (asked directly, with that bridge's token).
+    for b, tab in zip(bridges, tabs):
+        direct = httpx.get(f"{b.url}/tabs", headers={"Authorization": f"Bearer {b.token}"}, trust_env=False).json()["tabs"]
+        assert tab in [t["id"] for t in direct]
+    # Tab routes and shorthand routes reach the owner, through the server with the server's token.
+    assert server.http.get(f"/tabs/{tabs[0]}/snapshot").json()["title"] == "Buttons"
+    assert server.http.get(f"/tabs/{tabs[1]}/snapshot").json()["title"] == "Login"
+    assert server.http.get("/text", params={"tabId": tabs[1]}).json()["title"] == "Login"
+    res = server.http.post("/evaluate", json={"tabId": tabs[0], "expression": "location.host"})
+    assert res.status_code == 200 and res.json()["result"] == pages.split("//")[1]
+    found = server.http.post(f"/tabs/{tabs[1]}/find", json={"query": "log in button"})
+    assert found.status_code == 200 and found.json()["best_ref"]
+    # /tabs merges both bridges' tabs, each with its instance.
+    merged = {t["id"]: t["instanceId"] for t in server.http.get("/tabs").json()["tabs"]}
+    assert merged[tabs[0]] == state["ids"][0] and merged[tabs[1]] == state["ids"][1]
+    per_instance = server.http.get(f"/instances/{state['ids'][1]}/tabs").json()["tabs"]
+    assert tabs[1] in [t["id"] for t in per_instance] and tabs[0] not in [t["id"] for t in per_instance]
+
+
+def test_the_servers_token_opens_no_bridge(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+    tab = state["tabs"][0]
+    for headers in ({"Authorization": f"Bearer {SERVER_TOKEN}"}, {}, {"Authorization": f"Bearer {bridges[1].token}"}):
+        res = httpx.get(f"{bridges[0].url}/tabs/{tab}/snapshot", headers=headers, trust_env=False)
+        assert res.status_code == 401, (headers, res.text)
+    # ...and the bridge's token opens no server.
+    res = httpx.get(f"{server.url}/tabs", headers={"Authorization": f"Bearer {bridges[0].token}"}, trust_env=False)
+    assert res.status_code == 401
+
+
+def test_attach_refused_outside_policy(server: Server, bridges: list[BridgeProc]) -> None:
+    port = bridges[0].port
+    res = server.http.post("/instances/attach-bridge", json={"baseUrl": f"http://127.0.0.4:{port}", "token": "x"})
+    assert res.status_code == 403 and res.json()["key"] == "security.attach.allowHosts", res.text
+    assert "security.attach.allowHosts" in res.json()["error"]
+    res = server.http.post("/instances/attach", json={"cdpUrl": "ws://127.0.0.2:9222/devtools/browser/x"})
+    assert res.status_code == 403 and res.json()["key"] == "security.attach.allowSchemes", res.text
+    for bad in (f"{bridges[0].url}/health", f"http://user:pw@127.0.0.2:{port}", f"{bridges[0].url}?x=1", "ftp://127.0.0.2"):
+        res = server.http.post("/instances/attach-bridge", json={"baseUrl": bad})
+        assert res.status_code == 400 and res.json()["code"] == "invalid_url", (bad, res.text)
+    # A wrong token is found out before anything is registered.
+    before = len(server.http.get("/instances").json()["instances"])
+    res = server.http.post("/instances/attach-bridge", json={"baseUrl": bridges[1].url, "token": "wrong"})
+    assert res.status_code == 502 and res.json()["code"] == "attach_unauthorized", res.text
+    assert len(server.http.get("/instances").json()["instances"]) == before
+    assert server.http.post("/instances/attach-bridge", json={}).json()["code"] == "missing_baseUrl"
+
+
+def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
+    iid, tab = state["ids"][0], state["tabs"][0]
+    bridges[0].kill()
+    wait_until(lambda: server.instance(iid)["status"] == "error", 20, "the killed bridge to turn error")
+    res = server.http.get(f"/tabs/{tab}/snapshot")
+    assert res.status_code in (404, 503), res.text  # its tabs are gone from routing or unreachable
+    # The other bridge carries on.
+    assert server.http.get(f"/tabs/{state['tabs'][1]}/snapshot").status_code == 200
+    assert server.http.post(f"/instances/{iid}/restart").status_code == 409  # not ours to start
+    bridges[0].start()
+    wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again")
+    res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/buttons.html"})
+    assert res.status_code == 200, res.text
+    new_tab = res.json()["tabId"]
+    assert server.http.get(f"/tabs/{new_tab}/text").json()["title"] == "Buttons"
+
+
+def test_detach(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+    iid, tab = state["ids"][1], state["tabs"][1]
+    res = server.http.post(f"/instances/{iid}/detach")
+    assert res.status_code == 200 and res.json()["status"] == "stopped"
+    assert iid not in [i["id"] for i in server.http.get("/instances").json()["instances"]]
+    # The server no longer reaches it: its tab is unknown there, though the bridge still has it.
+    res = server.http.get(f"/tabs/{tab}/snapshot")
+    assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
+    direct = httpx.get(f"{bridges[1].url}/tabs", headers={"Authorization": f"Bearer {bridges[1].token}"}, trust_env=False)
+    assert tab in [t["id"] for t in direct.json()["tabs"]]
+    # Stop on an attached bridge detaches it too (the bridge keeps running).
+    assert server.http.post(f"/instances/{state['ids'][0]}/stop").json()["status"] == "stopped"
+    assert httpx.get(f"{bridges[0].url}/health", trust_env=False).status_code == 200
+    assert server.http.post(f"/instances/{iid}/detach").status_code == 404
+
+
+def test_cli_and_client_attach(server: Server, bridges: list[BridgeProc]) -> None:
+    import pinchtab
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pinchtab", "instances", "attach-bridge", "--server", server.url, "--token", SERVER_TOKEN,
+         "--base-url", bridges[1].url, "--bridge-token", bridges[1].token, "--name", "from-cli", "--json"],
+        capture_output=True, text=True, timeout=60, env=_env(Path("/nonexistent.json")),
+    )
+    assert out.returncode == 0, out.stderr
+    inst = json.loads(out.stdout)
+    assert inst["name"] == "from-cli" and inst["status"] == "running"
+    with pinchtab.Client(server.url, token=SERVER_TOKEN) as pt:
+        assert pt.detach_instance(instance_id=inst["id"])["status"] == "stopped"
+        again = pt.attach_bridge(base_url=bridges[1].url, bridge_token=bridges[1].token)
+        assert again["attached"] is True
+        pt.detach_instance(instance_id=again["id"])
+
+
+def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
+    """POST /instances/attach {cdpUrl}: a bridge of the server drives a Chrome it did not start;
+    stopping the instance leaves that Chrome running."""
+    from pinchtab.cdp.launcher import find_chrome
+
+    port = free_port()
+    chrome = subprocess.Popen(
+        [find_chrome(None), "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
+         "--remote-debugging-address=127.0.0.1", f"--user-data-dir={tmp_path / 'chrome'}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    srv = None
+    try:
+        def version() -> str | None:
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/json/version", timeout=2, trust_env=False).json()["webSocketDebuggerUrl"]
+            except (httpx.HTTPError, ValueError, KeyError):
+                return None
+
+        ws = wait_until(version, 30, "Chrome's DevTools endpoint")
+        srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1"], "allowSchemes": ["ws"]})
+        res = srv.http.post("/instances/attach", json={"cdpUrl": f"http://127.0.0.1:{port}"})
+        assert res.status_code == 403 and res.json()["key"] == "security.attach.allowSchemes"
+        res = srv.http.post("/instances/attach", json={"cdpUrl": ws, "name": "shared-chrome"})
+        assert res.status_code == 201, res.text
+        inst = res.json()
+        assert inst["attached"] is True and inst["attachType"] == "cdp" and inst["cdpUrl"] == ws and inst["status"] == "running"
+        nav = srv.http.post("/navigate", json={"url": f"{pages}/buttons.html"})
+        assert nav.status_code == 200, nav.text
+        assert srv.http.get(f"/tabs/{nav.json()['tabId']}/text").json()["title"] == "Buttons"
+        # The tab is in the external Chrome itself.
+        targets = httpx.get(f"http://127.0.0.1:{port}/json/list", trust_env=False).json()
+        assert nav.json()["tabId"] in [t["id"] for t in targets]
+        assert srv.http.post(f"/instances/{inst['id']}/detach").json()["status"] == "stopped"
+        assert chrome.poll() is None and version() == ws  # still running, same browser
+    finally:
+        if srv is not None:
+            srv.close()
+        os.killpg(os.getpgid(chrome.pid), signal.SIGKILL)
+        chrome.wait(10)
