@@ -58,8 +58,16 @@ def _port(url: str) -> int:
 @click.option("--no-autostart", is_flag=True, help="Do not start a local server when none answers.")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (logs go to stderr).")
-def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, log_level: str) -> None:
-    """Serve the PinchTab browser tools over MCP on stdio (for Claude Desktop, Cursor, VS Code, ...).
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
+              help="stdio, or http: the SDK's Streamable HTTP transport at http://HOST:PORT/mcp.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on with --transport http.")
+@click.option("--port", type=int, default=8931, show_default=True, help="Port to listen on with --transport http.")
+@click.option("--mcp-token", envvar="PINCHTAB_MCP_TOKEN",
+              help="Bearer token MCP clients must send with --transport http (required; default $PINCHTAB_MCP_TOKEN).")
+def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, log_level: str,
+                transport: str, host: str, port: int, mcp_token: str | None) -> None:
+    """Serve the PinchTab browser tools over MCP on stdio (for Claude Desktop, Cursor, VS Code, ...),
+    or over Streamable HTTP for agents on other machines (--transport http, bearer-token protected).
 
     Each tool is one HTTP call to a pinchtab server. When no --server (or $PINCHTAB_SERVER) is
     given and nothing answers at the local default address, a server is started in the
@@ -68,7 +76,11 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     \b
       {"command": "pinchtab", "args": ["mcp"]}
 
-    stdout carries MCP messages only; logs go to stderr.
+    stdout carries MCP messages only; logs go to stderr. Over HTTP:
+
+    \b
+      pinchtab mcp --transport http --host 0.0.0.0 --port 8931 --mcp-token "$TOKEN"
+      (clients connect to http://HOST:8931/mcp with Authorization: Bearer $TOKEN)
     """
     from pinchtab.client import AsyncClient, default_server_url, default_token
     from pinchtab.errors import PinchtabError
@@ -80,8 +92,22 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
         token = token if token is not None else default_token()
     except PinchtabError as exc:  # a broken config file
         raise click.ClickException(exc.message) from exc
+    if transport == "http":
+        from pinchtab.mcp.http import check_token
+
+        try:
+            check_token(mcp_token)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
     before_call = None
     if not explicit and not no_autostart:
         before_call = _BackgroundStart(url, token).wait
     server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper())
+    if transport == "http":
+        from pinchtab.mcp.http import serve_http
+
+        click.echo(f"pinchtab mcp: Streamable HTTP on http://{host}:{port}/mcp (bearer token required), "
+                   f"driving {url}", err=True)
+        serve_http(server, host=host, port=port, token=mcp_token or "", log_level=log_level)
+        return
     server.run("stdio")
