@@ -72,11 +72,23 @@ class FindConfig(_Section):
     semantic: Literal["off", "on", "auto"] = "off"
 
 
+class DiscoveryConfig(_Section):
+    """The server attaches every bridge the DNS name ``dns`` resolves to (a Kubernetes headless
+    Service: one address per ready pod), each at ``scheme://<address>:port`` with ``token``."""
+
+    dns: str | None = None
+    port: int = Field(DEFAULT_PORT, ge=1, le=65535)
+    scheme: str = "http"
+    token: str | None = None
+    interval_seconds: float = Field(5.0, ge=0.2, le=3600)
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
     find: FindConfig = Field(default_factory=FindConfig)
+    discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""
@@ -120,6 +132,9 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_CDP_URL": ("browser", "cdpUrl", str),
     "PINCHTAB_FIND_SEMANTIC": ("find", "semantic", lambda v: "auto" if v.strip().lower() == "auto"
                                else ("on" if _bool(v) else "off")),
+    "PINCHTAB_DISCOVERY_DNS": ("discovery", "dns", str),
+    "PINCHTAB_DISCOVERY_PORT": ("discovery", "port", int),
+    "PINCHTAB_DISCOVERY_TOKEN": ("discovery", "token", str),
 }
 
 

@@ -84,7 +84,7 @@ class BridgeProc:
 
 
 class Server:
-    def __init__(self, tmp: Path, attach: dict[str, Any]) -> None:
+    def __init__(self, tmp: Path, attach: dict[str, Any], discovery: dict[str, Any] | None = None) -> None:
         tmp.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         cfg = tmp / "config.json"
@@ -92,6 +92,7 @@ class Server:
             "server": {"port": self.port, "stateDir": str(tmp / "state"), "instancePortStart": free_port(),
                        "defaultInstance": False, "token": SERVER_TOKEN},
             "security": {"allowEvaluate": True, "attach": attach},
+            "discovery": discovery or {},
         }))
         self.log_path = tmp / "server.log"
         log = open(self.log_path, "wb")
@@ -314,3 +315,26 @@ def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
             srv.close()
         os.killpg(os.getpgid(chrome.pid), signal.SIGKILL)
         chrome.wait(10)
+
+
+def test_discovery_attaches_what_the_name_resolves_to(tmp_path: Path, pages: str) -> None:
+    """discovery.dns: the server attaches the bridge behind a name (here localhost) by itself."""
+    (tmp_path / "b").mkdir()
+    bridge = BridgeProc(tmp_path / "b", "127.0.0.1", "discovered-bridge-token")
+    srv = None
+    try:
+        bridge.start()
+        srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1", "::1"], "allowSchemes": ["http"]},
+                     discovery={"dns": "localhost", "port": bridge.port, "token": bridge.token, "intervalSeconds": 0.5})
+
+        def attached() -> list[dict[str, Any]]:
+            return [i for i in srv.http.get("/instances").json()["instances"] if i.get("attached") and i["status"] == "running"]
+
+        (inst,) = wait_until(attached, 30, "discovery to attach the bridge")
+        assert inst["url"] == bridge.url
+        nav = srv.http.post("/navigate", json={"url": f"{pages}/login.html"})  # hub mode: the attached bridge
+        assert nav.status_code == 200 and nav.json()["title"] == "Login", nav.text
+    finally:
+        if srv is not None:
+            srv.close()
+        bridge.stop()

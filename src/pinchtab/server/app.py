@@ -13,6 +13,7 @@ import pinchtab
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
 from pinchtab.server.attached import Attachments, is_attached_bridge
+from pinchtab.server.discovery import Discovery
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator, make_client
@@ -49,6 +50,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         manager.sweep()
         manager.start_monitor()
+        discovery.start()
         if start_default:
             try:
                 inst = await manager.start_default()
@@ -59,6 +61,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
         try:
             yield
         finally:
+            await discovery.close()
             await manager.close()
             await client.aclose()
             await upstream.close()
@@ -68,7 +71,9 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     app.state.routes = routes
     app.state.router = router
     install_error_handlers(app)
-    handlers = ServerHandlers(manager, profiles, router, routes, client, Attachments(manager, upstream, config.security.attach))
+    attachments = Attachments(manager, upstream, config.security.attach)
+    discovery = Discovery(config.discovery, attachments)
+    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments)
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
