@@ -7,9 +7,10 @@ Prints
 1. the routing overhead: the same request straight to a bridge and through the server, for the
    local instance and for an attached bridge (interleaved, medians);
 2. N concurrent clients spread over the 3 attached bridges, each on its own tab, each looping
-   compact snapshot + find + click through the server: requests per second and latency;
-3. the memory of each bridge with its Chromium (PSS and RSS of its whole process tree), which
-   sizes the Kubernetes resource requests in deploy/.
+   compact snapshot + find + click, through the server and straight to the bridges: requests per
+   second and latency, and the memory of each bridge with its Chromium with those tabs open (PSS of
+   its whole process tree), which sizes the Kubernetes resource requests in deploy/;
+3. the same memory after the tabs are closed again (PSS and RSS).
 """
 
 from __future__ import annotations
@@ -137,30 +138,41 @@ async def client_loop(http: httpx.AsyncClient, tab: str, ref: str, stop: float, 
     return done
 
 
-async def concurrent(server: str, instances: list[str], page: str, counts: list[int], seconds: float) -> None:
-    print(f"\n2. N clients over {len(instances)} attached bridges through the server, each on its own tab, "
-          f"looping compact snapshot + find + click for {seconds:g} s")
-    print(f"{'clients':>7} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9}")
+async def concurrent(server: str, bridges: list[tuple[Any, str, str]], instances: list[str], page: str,
+                     counts: list[int], seconds: float) -> None:
+    print(f"\n2. N clients over {len(instances)} attached bridges, each on its own tab, looping compact snapshot + "
+          f"find + click for {seconds:g} s, through the server and (same tabs) straight to the bridges; "
+          f"then the memory of each bridge with its Chromium (PSS of its process tree) with those tabs open")
+    print(f"{'clients':>7} {'via':>7} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9}   {'PSS per bridge (MB)':>20}")
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=server, timeout=120, trust_env=False, limits=limits,
-                                 headers={"Authorization": f"Bearer {SERVER_TOKEN}"}) as http:
+    auth = {"Authorization": f"Bearer {SERVER_TOKEN}"}
+    direct = {iid: httpx.AsyncClient(base_url=url, timeout=120, trust_env=False, limits=limits,
+                                     headers={"Authorization": f"Bearer {token}"})
+              for iid, (_, url, token) in zip(instances, bridges)}
+    async with httpx.AsyncClient(base_url=server, timeout=120, trust_env=False, limits=limits, headers=auth) as http:
         for n in counts:
-            tabs: list[tuple[str, str]] = []
+            tabs: list[tuple[str, str, str]] = []
             for i in range(n):
-                res = await http.post(f"/instances/{instances[i % len(instances)]}/tabs/open", json={"url": page})
+                iid = instances[i % len(instances)]
+                res = await http.post(f"/instances/{iid}/tabs/open", json={"url": page})
                 res.raise_for_status()
                 tab = res.json()["tabId"]
                 snap = (await http.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"})).json()
                 ref = next(n["ref"] for n in snap["nodes"] if n["role"] == "textbox")
-                tabs.append((tab, ref))
-            lat: list[float] = []
-            stop = time.monotonic() + seconds
-            t0 = time.monotonic()
-            done = await asyncio.gather(*(client_loop(http, tab, ref, stop, lat) for tab, ref in tabs))
-            elapsed = time.monotonic() - t0
-            print(f"{n:7d} {sum(done) / elapsed:8.1f} {statistics.median(lat):8.1f}ms {pct(lat, 0.9):8.1f}ms "
-                  f"{pct(lat, 0.99):8.1f}ms")
-            await asyncio.gather(*(http.post(f"/tabs/{tab}/close") for tab, _ in tabs))
+                tabs.append((iid, tab, ref))
+            for via in ("server", "direct"):
+                lat: list[float] = []
+                stop = time.monotonic() + seconds
+                t0 = time.monotonic()
+                done = await asyncio.gather(*(client_loop(http if via == "server" else direct[iid], tab, ref, stop, lat)
+                                              for iid, tab, ref in tabs))
+                elapsed = time.monotonic() - t0
+                memory = " ".join(f"{tree_memory(proc.pid)[0]:.0f}" for proc, _, _ in bridges) if via == "direct" else ""
+                print(f"{n:7d} {via:>7} {sum(done) / elapsed:8.1f} {statistics.median(lat):8.1f}ms {pct(lat, 0.9):8.1f}ms "
+                      f"{pct(lat, 0.99):8.1f}ms   {memory:>20}")
+            await asyncio.gather(*(http.post(f"/tabs/{tab}/close") for _, tab, _ in tabs))
+    for c in direct.values():
+        await c.aclose()
 
 
 def main() -> None:
@@ -208,8 +220,8 @@ def main() -> None:
                                           trust_env=False, timeout=60), http, tab_on(ids[0])),
             }
             overhead(pairs, args.runs)
-            asyncio.run(concurrent(server, ids, page, [int(c) for c in args.clients.split(",")], args.seconds))
-            print("\n3. memory of each bridge with its Chromium (whole process tree), after the runs above")
+            asyncio.run(concurrent(server, bridges, ids, page, [int(c) for c in args.clients.split(",")], args.seconds))
+            print("\n3. memory of each bridge with its Chromium (whole process tree), tabs of part 2 closed")
             for i, (proc, url, _) in enumerate(bridges):
                 tabs = len(httpx.get(f"{url}/tabs", headers={"Authorization": f"Bearer {bridges[i][2]}"}, trust_env=False).json()["tabs"])
                 pss, rss = tree_memory(proc.pid)

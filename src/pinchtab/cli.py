@@ -31,14 +31,15 @@ def _config(**flags: Any) -> Config:
         raise click.ClickException(exc.message) from exc
 
 
-def _serve(app: Any, config: Config, log_level: str) -> None:
+def _serve(app: Any, config: Config, log_level: str, tls: tuple[str, str] | None = None) -> None:
     import uvicorn
 
     try:
         config.check_bind()
     except PinchtabError as exc:
         raise click.ClickException(exc.message) from exc
-    uvicorn.run(app, host=config.server.bind, port=config.server.port, log_level=log_level, access_log=False)
+    ssl = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
+    uvicorn.run(app, host=config.server.bind, port=config.server.port, log_level=log_level, access_log=False, **ssl)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -83,7 +84,11 @@ def server_options(fn: Any) -> Any:
 @click.option("--profile-dir", type=click.Path(file_okay=False), help="Chrome user-data dir to keep (default: a fresh temporary one).")
 @click.option("--cdp-url", help="Attach to a running Chrome (ws://... or http://host:port) instead of launching one.")
 @click.option("--parent-pid", type=int, hidden=True, help="Shut down when this process (the pinchtab server) exits.")
-def bridge(log_level: str, parent_pid: int | None = None, **flags: Any) -> None:
+@click.option("--tls-cert", type=click.Path(dir_okay=False, exists=True),
+              help="Serve HTTPS with this PEM certificate (chain); with --tls-key. A server attaches it as https://.")
+@click.option("--tls-key", type=click.Path(dir_okay=False, exists=True), help="The PEM private key for --tls-cert.")
+def bridge(log_level: str, parent_pid: int | None = None, tls_cert: str | None = None, tls_key: str | None = None,
+           **flags: Any) -> None:
     """Serve the HTTP API for one browser (one Chromium over CDP).
 
     \b
@@ -93,13 +98,15 @@ def bridge(log_level: str, parent_pid: int | None = None, **flags: Any) -> None:
     """
     from pinchtab.bridge.app import create_app
 
+    if bool(tls_cert) != bool(tls_key):
+        raise click.UsageError("--tls-cert and --tls-key go together")
     config = _config(**flags)
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if parent_pid:
         from pinchtab.server.parent import exit_with_parent
 
         exit_with_parent(parent_pid)
-    _serve(create_app(config), config, log_level)
+    _serve(create_app(config), config, log_level, (tls_cert, tls_key) if tls_cert and tls_key else None)
 
 
 from pinchtab.server.cli import make_server_command  # noqa: E402

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -36,10 +37,11 @@ def _env(config: Path) -> dict[str, str]:
 class BridgeProc:
     """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium)."""
 
-    def __init__(self, tmp: Path, host: str, token: str) -> None:
+    def __init__(self, tmp: Path, host: str, token: str, tls: tuple[Path, Path, Path] | None = None) -> None:
         self.tmp, self.host, self.token = tmp, host, token
         self.port = free_port()
-        self.url = f"http://{host}:{self.port}"
+        self.tls = tls  # (ca, cert, key)
+        self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         (tmp / "config.json").write_text("{}")
 
@@ -47,7 +49,8 @@ class BridgeProc:
         log = open(self.tmp / "bridge.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pinchtab", "bridge", "--bind", self.host, "--port", str(self.port),
-             "--token", self.token, "--allow-evaluate"],
+             "--token", self.token, "--allow-evaluate",
+             *(["--tls-cert", str(self.tls[1]), "--tls-key", str(self.tls[2])] if self.tls else [])],
             env=_env(self.tmp / "config.json"), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
@@ -56,7 +59,8 @@ class BridgeProc:
         def up() -> bool:
             assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
             try:
-                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False).status_code == 200
+                verify: Any = ssl.create_default_context(cafile=str(self.tls[0])) if self.tls else True
+                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False, verify=verify).status_code == 200
             except httpx.HTTPError:
                 return False
 
@@ -222,6 +226,35 @@ def test_attach_refused_outside_policy(server: Server, bridges: list[BridgeProc]
     assert res.status_code == 502 and res.json()["code"] == "attach_unauthorized", res.text
     assert len(server.http.get("/instances").json()["instances"]) == before
     assert server.http.post("/instances/attach-bridge", json={}).json()["code"] == "missing_baseUrl"
+
+
+def test_https_bridge_with_a_private_ca(server: Server, tmp_path: Path, pages: str) -> None:
+    """A bridge serving HTTPS (--tls-cert/--tls-key): refused by a server that does not trust its CA,
+    attached and used by one whose security.attach.caFile names it."""
+    pytest.importorskip("cryptography")
+    from tests.fixtures.tls import make_ca_and_cert
+
+    (tmp_path / "b").mkdir()
+    tls = make_ca_and_cert(tmp_path, ips=(HOSTS[0],))
+    bridge = BridgeProc(tmp_path / "b", HOSTS[0], "tls-bridge-token-123", tls=tls)
+    trusting = None
+    try:
+        bridge.start()
+        assert bridge.url.startswith("https://")
+        res = server.http.post("/instances/attach-bridge", json={"baseUrl": bridge.url, "token": bridge.token})
+        assert res.status_code == 502 and "certificate verify failed" in res.json()["error"], res.text
+        trusting = Server(tmp_path / "srv", {"enabled": True, "allowHosts": [HOSTS[0]], "allowSchemes": ["https"],
+                                             "caFile": str(tls[0])})
+        res = trusting.http.post("/instances/attach-bridge", json={"baseUrl": bridge.url, "token": bridge.token})
+        assert res.status_code == 201, res.text
+        nav = trusting.http.post("/navigate", json={"url": f"{pages}/buttons.html"})
+        assert nav.status_code == 200 and nav.json()["title"] == "Buttons", nav.text
+        assert trusting.http.get(f"/tabs/{nav.json()['tabId']}/text").json()["title"] == "Buttons"
+        assert trusting.http.get("/tabs").json()["tabs"]
+    finally:
+        if trusting is not None:
+            trusting.close()
+        bridge.stop()
 
 
 def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
