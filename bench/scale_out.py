@@ -138,12 +138,19 @@ async def client_loop(http: httpx.AsyncClient, tab: str, ref: str, stop: float, 
     return done
 
 
-async def concurrent(server: str, bridges: list[tuple[Any, str, str]], instances: list[str], page: str,
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def concurrent(server: str, server_pid: int, bridges: list[tuple[Any, str, str]], instances: list[str], page: str,
                      counts: list[int], seconds: float) -> None:
     print(f"\n2. N clients over {len(instances)} attached bridges, each on its own tab, looping compact snapshot + "
           f"find + click for {seconds:g} s, through the server and (same tabs) straight to the bridges; "
           f"then the memory of each bridge with its Chromium (PSS of its process tree) with those tabs open")
-    print(f"{'clients':>7} {'via':>7} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9}   {'PSS per bridge (MB)':>20}")
+    print(f"{'clients':>7} {'via':>7} {'req/s':>8} {'p50':>9} {'p90':>9} {'p99':>9} {'server CPU/req':>15}   "
+          f"{'PSS per bridge (MB)':>20}")
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     auth = {"Authorization": f"Bearer {SERVER_TOKEN}"}
     direct = {iid: httpx.AsyncClient(base_url=url, timeout=120, trust_env=False, limits=limits,
@@ -163,13 +170,15 @@ async def concurrent(server: str, bridges: list[tuple[Any, str, str]], instances
             for via in ("server", "direct"):
                 lat: list[float] = []
                 stop = time.monotonic() + seconds
+                cpu0 = cpu_seconds(server_pid)
                 t0 = time.monotonic()
                 done = await asyncio.gather(*(client_loop(http if via == "server" else direct[iid], tab, ref, stop, lat)
                                               for iid, tab, ref in tabs))
                 elapsed = time.monotonic() - t0
+                cpu = (cpu_seconds(server_pid) - cpu0) * 1000 / max(1, sum(done))
                 memory = " ".join(f"{tree_memory(proc.pid)[0]:.0f}" for proc, _, _ in bridges) if via == "direct" else ""
                 print(f"{n:7d} {via:>7} {sum(done) / elapsed:8.1f} {statistics.median(lat):8.1f}ms {pct(lat, 0.9):8.1f}ms "
-                      f"{pct(lat, 0.99):8.1f}ms   {memory:>20}")
+                      f"{pct(lat, 0.99):8.1f}ms {cpu:12.2f}ms   {memory:>20}")
             await asyncio.gather(*(http.post(f"/tabs/{tab}/close") for _, tab, _ in tabs))
     for c in direct.values():
         await c.aclose()
@@ -220,7 +229,7 @@ def main() -> None:
                                           trust_env=False, timeout=60), http, tab_on(ids[0])),
             }
             overhead(pairs, args.runs)
-            asyncio.run(concurrent(server, bridges, ids, page, [int(c) for c in args.clients.split(",")], args.seconds))
+            asyncio.run(concurrent(server, server_proc.pid, bridges, ids, page, [int(c) for c in args.clients.split(",")], args.seconds))
             print("\n3. memory of each bridge with its Chromium (whole process tree), tabs of part 2 closed")
             for i, (proc, url, _) in enumerate(bridges):
                 tabs = len(httpx.get(f"{url}/tabs", headers={"Authorization": f"Bearer {bridges[i][2]}"}, trust_env=False).json()["tabs"])
