@@ -118,17 +118,38 @@ class PageIndex:
     geom: np.ndarray                  # per row: x, y, width, height (float32; NaN without geometry)
     has_geom: np.ndarray              # per row: has geometry (bool)
     extent: tuple[float, float]       # page width, height (1, 1 without geometry)
-    pos_hints: np.ndarray             # per row: left, right, top, bottom hint of its context (float32)
     vocab: PageVocab                  # the page's words
-    fuzzy: PageFuzzy                  # typo/prefix lookups over the page's words
     pairs: PagePairs                  # the page's adjacent word pairs
     abbrevs: frozenset[str]           # abbreviations written in capitals on the page ("INV")
     matrix: np.ndarray                # embedding matrix of own text (rows x dim)
-    ctx_matrix: np.ndarray            # embedding matrix of context
     log_n: float                      # log(1 + rows), for idf
+    # what many queries never use, made on first use: name -> value, or its builder until then
+    lazy: dict
 
     def __len__(self) -> int:
         return int(self.n_name.shape[0])
+
+    def _made(self, name: str):
+        v = self.lazy[name]
+        if callable(v):  # two threads may both build it: the same value, one is kept
+            v = self.lazy[name] = v()
+        return v
+
+    @property
+    def pos_hints(self) -> np.ndarray:
+        """Per row: left, right, top, bottom hint of its context (float32)."""
+        return self._made("pos_hints")
+
+    @property
+    def fuzzy(self) -> PageFuzzy:
+        """Typo/prefix lookups over the page's words."""
+        return self._made("fuzzy")
+
+    @property
+    def ctx_matrix(self) -> np.ndarray:
+        """Embedding matrix of context (rows x dim); a query needs it only when some of its
+        weight is on context."""
+        return self._made("ctx_matrix")
 
 
 def _features_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray, prow: np.ndarray,
@@ -272,17 +293,18 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
     tables = (content, context)
     page_vocab = PageVocab.of(specs, arr.kinds, tables, 1)
-    fuzzy = PageFuzzy(specs, PageVocab.of(specs, arr.kinds, tables, 2))
     matrix = _features_matrix(emb, arr, P, PR, n)
-    ctx_matrix = _features_matrix(emb, arr, XP, rows, n)
     # page extents for positional phrases
     if n and has_geom.any():
         g = geom[has_geom]
         extent = (float(np.nanmax(g[:, 0] + g[:, 2])) or 1.0, float(np.nanmax(g[:, 1] + g[:, 3])) or 1.0)
     else:
         extent = (1.0, 1.0)
-    # section hints for positions when there is no geometry: left, right, top, bottom
-    pos_hints = np.array(specs.hints, dtype=_F32)[arr.hint[XP]] if n else np.zeros((0, 4), dtype=_F32)
+
+    def pos_hints() -> np.ndarray:
+        # section hints for positions when there is no geometry: left, right, top, bottom
+        return np.array(specs.hints, dtype=_F32)[arr.hint[XP]] if n else np.zeros((0, 4), dtype=_F32)
+
     return PageIndex(
         content=content,
         context=context,
@@ -296,12 +318,14 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         geom=geom,
         has_geom=has_geom,
         extent=extent,
-        pos_hints=pos_hints,
         vocab=page_vocab,
-        fuzzy=fuzzy,
         pairs=pairs,
         abbrevs=frozenset(a for a in abbrevs if a in page_vocab),
         matrix=matrix,
-        ctx_matrix=ctx_matrix,
         log_n=math.log(1.0 + n),
+        lazy={
+            "pos_hints": pos_hints,
+            "fuzzy": lambda: PageFuzzy(specs, PageVocab.of(specs, arr.kinds, tables, 2)),
+            "ctx_matrix": lambda: _features_matrix(emb, arr, XP, rows, n),
+        },
     )

@@ -44,15 +44,15 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
     T = len(terms)
     if T == 0:
         return np.zeros(n, dtype=_F32), page.prior
-    c_idx, c_val, c_fac, x_idx, x_val, x_fac, h_idx, h_val = [], [], [], [], [], [], [], []
-    w = np.empty(T, dtype=_F32)
-    bonus = np.zeros(T, dtype=bool)
+    S = np.zeros((T, n), dtype=_F32)
+    x_idx, x_val, x_fac, h_idx, h_val = [], [], [], [], []
+    wl: list[float] = []
+    bonus: list[bool] = []
     role_terms = []
     for k, (t, tv) in enumerate(zip(terms, tvs)):
         if tv.c_rows.size:
-            c_idx.append(tv.c_rows + k * n)
-            c_val.append(tv.c_vals)
-            c_fac.append((CTX_OWN_FACTOR if t.ctx else 1.0, tv.c_rows.size))
+            # each term writes its own row of S (one call per term, no concatenation)
+            S[k, tv.c_rows] = tv.c_vals * CTX_OWN_FACTOR if t.ctx else tv.c_vals
         if t.role:
             role_terms.append((k, t.role))
         elif tv.x_rows.size:
@@ -62,18 +62,21 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         if tv.n_rows.size:
             h_idx.append(tv.n_rows)
             h_val.append(tv.n_vals)
-        w[k] = t.weight * pt.idf(tv.df)
-        bonus[k] = t.bonus
-    S = np.zeros((T, n), dtype=_F32)
+        wl.append(t.weight * pt.idf(tv.df))
+        bonus.append(t.bonus)
+    w = np.array(wl, dtype=_F32)
     flat = S.reshape(-1)
-    if c_idx:
-        vals = np.concatenate(c_val)
-        if any(f != 1.0 for f, _ in c_fac):
-            vals = vals * np.repeat(np.array([f for f, _ in c_fac], dtype=_F32), [m for _, m in c_fac])
-        flat[np.concatenate(c_idx)] = vals
     if x_idx:
-        xi = np.concatenate(x_idx)
-        xv = np.concatenate(x_val) * np.repeat(np.array([f for f, _ in x_fac], dtype=_F32), [m for _, m in x_fac])
+        if len(x_idx) == 1:
+            xi, xv = x_idx[0], x_val[0] * x_fac[0][0]
+        else:
+            xi = np.concatenate(x_idx)
+            f0 = x_fac[0][0]
+            if all(f == f0 for f, _ in x_fac):
+                xv = np.concatenate(x_val) * f0
+            else:
+                xv = np.concatenate(x_val) * np.repeat(np.array([f for f, _ in x_fac], dtype=_F32),
+                                                       [m for _, m in x_fac])
         flat[xi] = np.maximum(flat[xi], xv)
     if lead is not None and lead < T and tvs[lead].c_rows.size:
         lrows = tvs[lead].c_rows[tvs[lead].c_vals >= 0.6]
@@ -95,10 +98,10 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         np.maximum(S[k], rv, out=S[k])
         if rw not in vocab.WEAK_ROLE_WORDS:
             role_ok = rv if role_ok is None else np.maximum(role_ok, rv)
-    if bonus.any():
-        wb = np.where(bonus, w, 0.0).astype(_F32)
+    if any(bonus):
+        wb = np.array([x if b else 0.0 for x, b in zip(wl, bonus)], dtype=_F32)
         num = w @ S
-        den = wb @ S + float(w[~bonus].sum())
+        den = wb @ S + float(w[~np.array(bonus)].sum())
     else:
         num = w @ S
         den = float(w.sum())
@@ -108,7 +111,10 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         den = den + hv
     qcov = num / np.maximum(den, 1e-9)
     if h_idx:
-        hits = np.bincount(np.concatenate(h_idx), weights=np.concatenate(h_val), minlength=n)
+        if len(h_idx) == 1:
+            hits = np.bincount(h_idx[0], weights=h_val[0], minlength=n)
+        else:
+            hits = np.bincount(np.concatenate(h_idx), weights=np.concatenate(h_val), minlength=n)
         lex = qcov * (0.8 + 0.2 * (np.minimum(hits, page.n_name) / page.n_name))
     else:
         lex = qcov * 0.8
