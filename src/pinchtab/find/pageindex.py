@@ -19,7 +19,7 @@ from . import vocab
 from .descriptors import ElementDescriptor
 from .embedding import HashingEmbedder
 from .parts import PartArrays, PartCache, part_cache
-from .postings import Postings, build_postings, gather
+from .postings import Postings, build_tables, gather
 from .weights import (
     CONTAINER_PRIOR,
     DISABLED_PRIOR,
@@ -284,10 +284,9 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     has_caps = arr.has_caps
     for j in np.unique(P[has_caps[P] != 0]).tolist():
         abbrevs.update(caps[j])
-    content = build_postings(specs, arr, P, PR, n)
-    context = build_postings(specs, arr, XP, rows, n)
-    names_ = build_postings(specs, arr, np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), n,
-                            with_values=False)
+    content, context, names_ = build_tables(
+        specs, arr, ((P, PR, True), (XP, rows, True),
+                     (np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), False)), n)
     n_name_a = np.array(n_name, dtype=_F32)
     outside_modal = ~modal if modal.any() else None
     has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)

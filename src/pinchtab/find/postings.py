@@ -11,7 +11,7 @@ import numpy as np
 
 from .parts import PartArrays, PartCache
 
-__all__ = ["Postings", "build_postings", "gather"]
+__all__ = ["Postings", "build_postings", "build_tables", "gather"]
 
 _F32 = np.float32
 _EMPTY_K = np.zeros(0, dtype=np.int64)
@@ -108,24 +108,43 @@ def build_postings(specs: PartCache, arr: PartArrays, pids: np.ndarray, prow: np
                    with_values: bool = True) -> Postings:
     """Postings of the parts ``pids`` posted by rows ``prow``: per (key, row) the largest
     value, as max-merging into per-key dicts row by row gives; rows ascending per key."""
+    return build_tables(specs, arr, ((pids, prow, with_values),), n)[0]
+
+
+def build_tables(specs: PartCache, arr: PartArrays, tables, n: int) -> list[Postings]:
+    """:func:`build_postings` of several tables at once (``tables``: (pids, prow, with_values)
+    each): one gather, one sort and one merge for all, so a small page pays the fixed cost
+    of each numpy call once rather than once per table. The same tables, float for float."""
     keys_a, codes_a, k_off, k_len, vtable = arr.keys, arr.codes, arr.k_off, arr.k_len, arr.values
+    nt = len(tables)
+    if nt == 1:
+        pids, prow, _ = tables[0]
+    else:
+        pids = np.concatenate([t[0] for t in tables])
+        prow = np.concatenate([t[1] for t in tables])
     lens = k_len[pids]
     idx = gather(k_off[pids], lens)
     if not idx.size:
-        return Postings(specs.ids, {}, [], [], _EMPTY_I32, _EMPTY_F64 if with_values else None)
+        return [Postings(specs.ids, {}, [], [], _EMPTY_I32, _EMPTY_F64 if t[2] else None) for t in tables]
     K = keys_a[idx].astype(np.int64)
     R = np.repeat(prow, lens)
+    n_keys = len(specs.strs) if nt > 1 else 0
+    if nt > 1:
+        # table number above the key id: (table, key) sorts as the tables one after the other
+        tab = np.repeat(np.repeat(np.arange(nt, dtype=np.int64), [len(t[0]) for t in tables]), lens)
+        K += tab * n_keys
     kr = K * n
     kr += R
-    vb = max(1, int(len(specs.vcodes)).bit_length()) if with_values else 0
-    if with_values and int(kr.max()).bit_length() + vb <= 62:
-        # one sort of packed (key, row, value code) integers
+    any_values = any(t[2] for t in tables)
+    vb = max(1, int(len(specs.vcodes)).bit_length()) if any_values else 0
+    if any_values and int(kr.max()).bit_length() + vb <= 62:
+        # one sort of packed (table, key, row, value code) integers
         comp = kr << vb
         comp |= codes_a[idx]
         comp.sort()
         kr = comp >> vb
         V = vtable[comp & ((1 << vb) - 1)]
-    elif with_values:
+    elif any_values:
         order = np.argsort(kr, kind="stable")
         kr = kr[order]
         V = vtable[codes_a[idx][order]]
@@ -150,9 +169,29 @@ def build_postings(specs: PartCache, arr: PartArrays, pids: np.ndarray, prow: np
     np.not_equal(K[1:], K[:-1], out=first[1:])
     kstart = np.flatnonzero(first)
     kid = K[kstart]
-    kids = kid.tolist()
-    start = kstart.tolist()
-    end = start[1:] + [m]
-    p = Postings(specs.ids, dict(zip(kids, range(len(kids)))), start, end, R.astype(np.int32), V)
-    p.kids = kid
-    return p
+    R32 = R.astype(np.int32)
+    if nt == 1:
+        bounds = [(0, len(kstart))]
+        kid_t = [kid]
+    else:
+        # where each table's keys begin (kid is ascending: table-major)
+        b = np.searchsorted(kid, np.arange(nt + 1, dtype=np.int64) * n_keys).tolist()
+        bounds = list(zip(b[:-1], b[1:]))
+        kid_t = [kid[a:z] - t * n_keys for t, (a, z) in enumerate(bounds)]
+    kstart_l = kstart.tolist()
+    out = []
+    for t, (a, z) in enumerate(bounds):
+        with_values = tables[t][2]
+        if a == z:
+            out.append(Postings(specs.ids, {}, [], [], _EMPTY_I32, _EMPTY_F64 if with_values else None))
+            continue
+        e0 = kstart_l[a]
+        e1 = kstart_l[z] if z < len(kstart_l) else m
+        start = [s - e0 for s in kstart_l[a:z]]
+        end = start[1:] + [e1 - e0]
+        kids = kid_t[t]
+        p = Postings(specs.ids, dict(zip(kids.tolist(), range(z - a))), start, end, R32[e0:e1],
+                     V[e0:e1] if with_values else None)
+        p.kids = kids
+        out.append(p)
+    return out
