@@ -169,7 +169,7 @@ class HashingEmbedder:
         flat = rows * dim
         flat += slots
         m = np.bincount(flat, weights=vals, minlength=n * dim).astype(np.float32).reshape(n, dim)
-        norms = np.linalg.norm(m, axis=1)
+        norms = np.sqrt(np.add.reduce(m * m, axis=1))  # np.linalg.norm(m, axis=1), without its checks
         norms[norms == 0] = 1.0
         m /= norms[:, None]
         return m

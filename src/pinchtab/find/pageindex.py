@@ -40,6 +40,7 @@ __all__ = ["PageIndex", "PageVocab", "PageFuzzy", "PagePairs", "build_page_index
 
 _F32 = np.float32
 _WORDY = re.compile(r"[^\W_]{2,}")
+SMALL_PAIRS = 256  # up to this many own-text parts, the page's word pairs are gathered in Python
 
 
 class PageVocab:
@@ -270,20 +271,30 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
             modal[i] = True
 
     arr = specs.arrays()
-    rn = np.array(rnum, dtype=np.int64)
-    role_ids = np.array([r[0] for r in role_rows], dtype=np.int32)[rn] if n else np.zeros(0, dtype=np.int32)
-    prior = np.array([r[1] for r in role_rows], dtype=_F32)[rn] if n else np.ones(0, dtype=_F32)
-    static = np.array([r[2] for r in role_rows], dtype=bool)[rn] if n else np.zeros(0, dtype=bool)
+    role_ids = np.array([role_rows[k][0] for k in rnum], dtype=np.int32)
+    prior = np.array([role_rows[k][1] for k in rnum], dtype=_F32)
+    static = np.array([role_rows[k][2] for k in rnum], dtype=bool)
     P = np.array(pids, dtype=np.int64)
     PR = np.array(prow, dtype=np.int64)
     XP = np.array(xpids, dtype=np.int64)
     rows = np.arange(n, dtype=np.int64)
-    pairs = PagePairs(specs.bigram_ids, frozenset(arr.bigrams[gather(arr.b_off[P], arr.b_len[P])].tolist()))
     abbrevs: set[str] = set()
     caps = specs.caps
-    has_caps = arr.has_caps
-    for j in np.unique(P[has_caps[P] != 0]).tolist():
-        abbrevs.update(caps[j])
+    if len(pids) <= SMALL_PAIRS:
+        # a few dozen parts: Python sets cost less than the numpy calls
+        pair_ids: set[int] = set()
+        part_pairs = specs.pairs
+        for j in pids:
+            if part_pairs[j]:
+                pair_ids.update(part_pairs[j])
+            if caps[j]:
+                abbrevs.update(caps[j])
+        pairs = PagePairs(specs.bigram_ids, frozenset(pair_ids))
+    else:
+        pairs = PagePairs(specs.bigram_ids, frozenset(arr.bigrams[gather(arr.b_off[P], arr.b_len[P])].tolist()))
+        has_caps = arr.has_caps
+        for j in np.unique(P[has_caps[P] != 0]).tolist():
+            abbrevs.update(caps[j])
     content, context, names_ = build_tables(
         specs, arr, ((P, PR, True), (XP, rows, True),
                      (np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), False)), n)

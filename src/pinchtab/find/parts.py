@@ -142,6 +142,7 @@ class PartCache:
         # bigrams), position hint code, whether it has abbreviations (``caps``)
         self.meta = Arena(np.int64, runs=False, width=_META_WIDTH)
         self.caps: list[tuple[str, ...]] = []
+        self.pairs: list[tuple[int, ...]] = []  # per part: its bigram ids (small pages read these)
         self.fuzzy = lexical.GrowingFuzzyIndex()  # over the typo-index words interned so far
         self.fuzzy_upto = 0
         # position hints (left, right, top, bottom) contexts give; code 0 is "none"
@@ -217,6 +218,7 @@ class PartCache:
         self.meta.push1((self.keys.push(keys), len(keys), self.slots.push(slots), len(slots),
                          self.bigrams.push(bl), len(bl), h, 1 if caps else 0))
         self.caps.append(caps)
+        self.pairs.append(tuple(bl))
         return len(self.caps) - 1
 
     def post(self, text: str, w: float, joins: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:

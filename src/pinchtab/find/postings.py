@@ -47,7 +47,7 @@ class Postings:
         self.end = end
         self.rows = rows
         self.vals = vals
-        self.vals32 = vals.astype(_F32) if vals is not None else None
+        self.vals32: np.ndarray | None = None  # vals as float32, made when arrays_at first needs them
         self.kids = _EMPTY_K   # the key ids, ascending
         self._dicts: dict[int, dict[int, float]] = {}
         self._arrays: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -76,6 +76,8 @@ class Postings:
         p = self._arrays.get(t)
         if p is None:
             a, b = self.start[t], self.end[t]
+            if self.vals32 is None:
+                self.vals32 = self.vals.astype(_F32)
             p = self._arrays[t] = (self.rows[a:b], self.vals32[a:b])
         return p
 
@@ -187,8 +189,9 @@ def build_tables(specs: PartCache, arr: PartArrays, tables, n: int) -> list[Post
             continue
         e0 = kstart_l[a]
         e1 = kstart_l[z] if z < len(kstart_l) else m
-        start = [s - e0 for s in kstart_l[a:z]]
-        end = start[1:] + [e1 - e0]
+        start = kstart_l[a:z] if e0 == 0 else (kstart[a:z] - e0).tolist()
+        end = start[1:]
+        end.append(e1 - e0)
         kids = kid_t[t]
         p = Postings(specs.ids, dict(zip(kids.tolist(), range(z - a))), start, end, R32[e0:e1],
                      V[e0:e1] if with_values else None)
