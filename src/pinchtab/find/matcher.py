@@ -169,17 +169,17 @@ class ElementIndex:
         emb = page.matrix @ q_own
         if a < 1.0:
             emb = a * emb + (1.0 - a) * (page.ctx_matrix @ q_ctx)
-        np.clip(emb, 0.0, 1.0, out=emb)
+        emb.clip(0.0, 1.0, out=emb)
         composite = wl * lex + we * emb
         internal = max(0.05, 0.5 * threshold)
-        keep = (lex >= internal) | (emb >= internal)
-        score = np.where(keep, composite * prior, 0.0).astype(_F32)
+        score = (composite * prior).astype(_F32, copy=False)
+        score[(lex < internal) & (emb < internal)] = 0.0  # below on both sides
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
-        np.clip(score, 0.0, 1.0, out=score)
+        score.clip(0.0, 1.0, out=score)
         item_action.apply(self, self._desc, self._page.static, query, score)
         semantic_tier.apply(self, self._desc, self._page.static, query, score)
 
-        above = np.flatnonzero(score >= threshold) if threshold > 0 else np.flatnonzero(score > 0)
+        above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL
         if above.size > pool:
             part = np.argpartition(-score[above], pool - 1)[:pool]
