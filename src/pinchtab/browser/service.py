@@ -16,12 +16,13 @@ from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
 from pinchtab.browser import actions, content, formatting, snapshot
 from pinchtab.browser.browser import Browser
+from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService:
+class BrowserService(ObserveOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
