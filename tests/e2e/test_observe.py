@@ -4,21 +4,10 @@ Chromium and local pages."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-
-from tests.conftest import start_bridge
-
-
-@pytest.fixture(scope="module")
-def obs() -> Iterator[httpx.Client]:
-    """A bridge with evaluate, network interception and state export on."""
-    with start_bridge(allowEvaluate=True, allowNetworkIntercept=True, allowStateExport=True) as server:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
-            yield client
 
 
 def open_tab(c: httpx.Client, url: str) -> str:
