@@ -1,4 +1,5 @@
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -9,13 +10,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
+OBS_SECURITY = {"allowEvaluate": True, "allowNetworkIntercept": True, "allowStateExport": True}
+
+
+def start_obs_bridge(state_dir: str) -> Any:
+    """A bridge with evaluate, network interception and state export on, saving under ``state_dir``."""
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"security": OBS_SECURITY, "server": {"stateDir": state_dir}}, environ={})
+    return ServerThread(create_app(config), free_port())
+
+
 @pytest.fixture(scope="session")
-def obs() -> Iterator["httpx.Client"]:
-    """A bridge with evaluate, network interception and state export on (observation tests)."""
+def obs_state_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(tmp_path_factory.mktemp("obs-state"))
+
+
+@pytest.fixture(scope="session")
+def obs(obs_state_dir: str) -> Iterator["httpx.Client"]:
+    """A client of the observation tests' bridge."""
     import httpx
 
-    from tests.conftest import start_bridge
-
-    with start_bridge(allowEvaluate=True, allowNetworkIntercept=True, allowStateExport=True) as server:
+    with start_obs_bridge(obs_state_dir) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             yield client

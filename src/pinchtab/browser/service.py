@@ -19,12 +19,13 @@ from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.inspect import InspectOps
 from pinchtab.browser.ops.observe import ObserveOps
+from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService(ObserveOps, EmulationOps, InspectOps):
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config

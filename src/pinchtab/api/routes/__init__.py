@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pinchtab.api.route import Route
-from pinchtab.api.routes import attach, core, emulation, inspect, observe, orchestrator
+from pinchtab.api.routes import attach, core, emulation, inspect, observe, orchestrator, state
 
-ROUTES: tuple[Route, ...] = core.ROUTES + orchestrator.ROUTES + attach.ROUTES + observe.ROUTES + emulation.ROUTES + inspect.ROUTES
+ROUTES: tuple[Route, ...] = (
+    core.ROUTES + orchestrator.ROUTES + attach.ROUTES + observe.ROUTES + emulation.ROUTES + inspect.ROUTES
+    + state.ROUTES
+)
 
 ROUTES_BY_NAME: dict[str, Route] = {r.name: r for r in ROUTES}
 if len(ROUTES_BY_NAME) != len(ROUTES):
