@@ -152,3 +152,38 @@ def test_waits(obs: httpx.Client, pages: str) -> None:
 def test_wait_fn_needs_evaluate(locked_bridge: str, pages: str) -> None:
     res = httpx.post(f"{locked_bridge}/wait", json={"fn": "true"}, timeout=30)
     assert res.status_code == 403 and res.json()["code"] == "evaluate_disabled"
+
+
+def test_element_questions_by_ref_and_selector(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/form.html")
+    nodes = obs.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}).json()["nodes"]
+    news = next(n["ref"] for n in nodes if n["role"] == "checkbox" and "Newsletter" in n["name"])
+    get = lambda path, **q: obs.get(f"/tabs/{tab}{path}", params=q)  # noqa: E731
+    assert get("/count", selector="input[type=checkbox]").json() == {"selector": "input[type=checkbox]", "count": 2}
+    assert get("/count", selector="xpath://input[@type='radio']").json()["count"] == 2
+    assert get("/count", selector="first:input").json()["count"] == 1
+    assert get("/count", selector="text:Save").json()["count"] == 1
+    assert get("/count", selector=news).json()["count"] == 1
+    assert get("/count", selector="e999999").json()["count"] == 0
+    assert get("/checked", ref=news).json() == {"ref": news, "checked": False}
+    assert get("/checked", ref="#alerts").json()["checked"] is True
+    assert get("/attr", ref="#free", name="value").json() == {"ref": "#free", "name": "value", "value": "free"}
+    assert get("/attr", ref="#free", name="nope").json()["value"] is None
+    assert get("/box", ref="#save").json()["box"]["width"] > 0
+    assert get("/visible", ref="#save").json()["visible"] is True
+    assert get("/enabled", ref="#save").json()["enabled"] is True
+    obs.post("/action", json={"tabId": tab, "kind": "fill", "selector": "#bio", "value": "hello"})
+    assert get("/value", ref="#bio").json()["value"] == "hello"
+    assert get("/visible", ref="#missing").status_code == 404
+    assert get("/value").status_code == 400
+    assert get("/count", selector="div[").status_code == 400
+
+
+def test_clear_cookies(bridge: str, pages: str) -> None:
+    with httpx.Client(base_url=bridge, timeout=60) as c:
+        tab = open_tab(c, f"{pages}/index.html")
+        c.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}, {"name": "b", "value": "2"}]})
+        assert c.request("DELETE", f"/tabs/{tab}/cookies", params={"name": "a"}).json()["deleted"] == ["a"]
+        assert [k["name"] for k in c.get(f"/tabs/{tab}/cookies").json()["cookies"]] == ["b"]
+        assert c.request("DELETE", f"/tabs/{tab}/cookies").json() == {"status": "cleared", "tabId": tab}
+        assert c.get(f"/tabs/{tab}/cookies").json()["cookies"] == []

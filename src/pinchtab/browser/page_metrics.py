@@ -93,9 +93,15 @@ def network_idle(tab: "Tab", quiet_s: float = 0.5) -> bool:
     return not net.inflight and time.monotonic() - net.last_activity >= quiet_s
 
 
+def _open_dialog(tab: "Tab") -> dict[str, Any] | None:
+    """The dialog waiting for an answer, when the tab keeps dialogs open (``tab.dialogs``)."""
+    tracker = getattr(tab, "dialogs", None)
+    return getattr(tracker, "pending", None) if tracker is not None else None
+
+
 async def tab_state(tab: "Tab") -> dict[str, Any]:
     out: dict[str, Any] = {"tabId": tab.id, "url": tab.url, "title": tab.title}
-    dialog = getattr(tab, "pending_dialog", None)
+    dialog = _open_dialog(tab)
     out["dialogPresent"] = dialog is not None
     if dialog is not None:
         out["dialog"] = dialog

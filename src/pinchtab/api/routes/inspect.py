@@ -28,6 +28,19 @@ class CaptureQuery(TabScoped):
     beyond_viewport: bool = Field(False, description="Image of the whole document (coordinateSpace document).")
 
 
+class CountQuery(TabScoped):
+    selector: str = Field(..., min_length=1, description="Ref (e5), CSS, xpath:/ //, text:, with first:, last: or "
+                                                         "nth:<n>: around it.")
+
+
+class ElementQuery(TabScoped):
+    ref: str = Field(..., min_length=1, description="The element: a ref (e5) or a selector (CSS, xpath:, text:, ...).")
+
+
+class AttrQuery(ElementQuery):
+    name: str = Field(..., min_length=1, description="Attribute name.")
+
+
 class TabRef(ApiModel):
     tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
 
@@ -36,6 +49,15 @@ ROUTES: tuple[Route, ...] = (
     Route("capture", ("GET",), "/capture", CaptureQuery,
           "Screenshot and accessibility snapshot from the same moment, with node bounding boxes",
           mcp=("pinchtab_capture",), cli=("capture",)),
+    Route("count", ("GET",), "/count", CountQuery, "How many elements a selector matches (a ref: 0 or 1)",
+          cli=("count",)),
+    Route("value", ("GET",), "/value", ElementQuery, "The value of an input (or the text of another element)",
+          cli=("value",)),
+    Route("attr", ("GET",), "/attr", AttrQuery, "An attribute of an element (null when absent)", cli=("attr",)),
+    Route("box", ("GET",), "/box", ElementQuery, "The element's box in viewport CSS pixels", cli=("box",)),
+    Route("visible", ("GET",), "/visible", ElementQuery, "Is the element visible?", cli=("visible",)),
+    Route("enabled", ("GET",), "/enabled", ElementQuery, "Is the element enabled?", cli=("enabled",)),
+    Route("checked", ("GET",), "/checked", ElementQuery, "Is the checkbox or radio checked?", cli=("checked",)),
     Route("timing", ("GET",), "/timing", TabScoped,
           "Navigation timing and Core Web Vitals: ttfbMs, fcpMs, lcpMs, cls, domContentLoadedMs, loadMs, resources",
           mcp=("pinchtab_timing",), cli=("timing",)),

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pinchtab.api.route import Gate, Route
+from pinchtab.api.routes.core import COOKIES
 from pinchtab.models import ApiModel, TabScoped
 
 STATE_EXPORT = Gate("allowStateExport", "state_export_disabled", "state export", "PINCHTAB_ALLOW_STATE_EXPORT")
@@ -27,6 +28,11 @@ class StorageSet(TabScoped):
 class StorageDelete(TabScoped):
     type: Literal["local", "session", "all"] = Field(..., description="local, session, or all (both, whole).")
     key: str | None = Field(None, description="Remove only this key (omitted: clear the storage).")
+
+
+class ClearCookies(TabScoped):
+    url: str | None = Field(None, description="Only cookies of this URL (with name: only that one).")
+    name: str | None = Field(None, description="Only the cookie with this name (needs url, or the tab's URL is used).")
 
 
 class StateQuery(ApiModel):
@@ -64,6 +70,9 @@ ROUTES: tuple[Route, ...] = (
           gate=STATE_EXPORT, cli=("storage-set",)),
     Route("delete_storage", ("DELETE",), "/storage", StorageDelete, "Remove a storage item, or clear the storage",
           gate=STATE_EXPORT, cli=("storage-delete",)),
+    Route("clear_cookies", ("DELETE",), "/cookies", ClearCookies,
+          "Delete cookies: all of the browser, or those of url / name (needs security.allowCookies)", gate=COOKIES,
+          cli=("cookies-clear",)),
     _state("current_state", ("GET",), "/state", StateQuery,
            "The browser state a save would write: cookies, the origin's storage, the tab", "state"),
     _state("list_states", ("GET",), "/state/list", ApiModel, "Saved states, newest first", "state-list"),

@@ -74,3 +74,15 @@ class StateOps:
     async def clean_states(self, req: r.StateClean) -> dict[str, Any]:
         removed = saved_state.clean(self._state_dir, req.older_than_hours)
         return {"removed": removed, "olderThanHours": req.older_than_hours, "sessionsDir": "sessions"}
+
+    async def clear_cookies(self, req: r.ClearCookies) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            if req.name is None and req.url is None:
+                await tab.send("Network.clearBrowserCookies")
+                return {"status": "cleared", "tabId": tab.id}
+            url = req.url or (await tab.location())[0]
+            res = await tab.send("Network.getCookies", {"urls": [url]})
+            names = sorted({c["name"] for c in res.get("cookies", []) if req.name in (None, c["name"])})
+            for name in names:
+                await tab.send("Network.deleteCookies", {"name": name, "url": url})
+            return {"status": "cleared", "tabId": tab.id, "deleted": names}
