@@ -90,6 +90,8 @@ class DiscoveryConfig(_Section):
 class ObserveConfig(_Section):
     """Bounds of what each tab records (oldest entries drop first)."""
 
+    # Record console, errors and network at all (off: those logs stay empty; routes still work).
+    enabled: bool = True
     console_buffer: int = Field(1000, ge=1, le=100000)
     error_buffer: int = Field(500, ge=1, le=100000)
     network_buffer: int = Field(1000, ge=1, le=100000)

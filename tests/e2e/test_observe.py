@@ -3,6 +3,7 @@ Chromium and local pages."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -148,3 +149,24 @@ def test_route_gate_is_403_when_off(locked_bridge: str) -> None:
     body = res.json()
     assert body["code"] == "network_intercept_disabled"
     assert body["details"] == {"setting": "security.allowNetworkIntercept"}
+
+
+def test_cli_commands(obs: httpx.Client, pages: str) -> None:
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    def run(*args: str) -> Any:
+        result = CliRunner().invoke(main, [*args, "--no-start"], env={"PINCHTAB_SERVER": str(obs.base_url)},
+                                    catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    tab = open_tab(obs, f"{pages}/observe.html")
+    assert run("wait", "--tab", tab, "--text", "fetched ok")["waited"] is True
+    assert any(e["message"] == "careful" for e in run("console", "--tab", tab)["console"])
+    assert run("network", "--tab", tab, "--filter", "data.json")["count"] == 1
+    assert run("tab-state", "--tab", tab)["tabId"] == tab
+    assert run("viewport", "--tab", tab, "400", "800", "--mobile")["mobile"] is True
+    assert run("network-route", "--tab", tab, "--pattern", "*.png", "--action", "abort")["rules"][0]["pattern"] == "*.png"
+    assert run("network-unroute", "--tab", tab)["removed"] == 1

@@ -23,6 +23,7 @@ class TabObserver:
     def __init__(self, session: Session, limits: ObserveConfig | None = None) -> None:
         limits = limits or ObserveConfig()
         self.session = session
+        self.enabled = limits.enabled
         self.logs = ConsoleLog(limits.console_buffer, limits.error_buffer, limits.max_message_chars)
         self.network = NetworkLog(limits.network_buffer)
         self.interceptor = Interceptor(session, limits.max_route_rules)
@@ -41,6 +42,8 @@ class TabObserver:
         ]
 
     async def enable(self) -> None:
+        if not self.enabled:
+            return
         s = self.session
         await asyncio.gather(
             s.send("Runtime.enable"),

@@ -20,12 +20,13 @@ from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.inspect import InspectOps
 from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
+from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps):
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -131,11 +132,13 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps):
     # -- actions ---------------------------------------------------------------------------------
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
+        await self.check_actionable(req.tab_id)
         async with self.browser.use_tab(req.tab_id) as tab:
             return await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
         """Run in order; at the first failure raise it, carrying the results so far."""
+        await self.check_actionable(req.tab_id)
         results: list[dict[str, Any]] = []
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
