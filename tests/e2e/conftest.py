@@ -10,11 +10,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-OBS_SECURITY = {"allowEvaluate": True, "allowNetworkIntercept": True, "allowStateExport": True}
+OBS_SECURITY = {"allowEvaluate": True, "allowCookies": True, "allowNetworkIntercept": True, "allowStateExport": True}
 
 
 def start_obs_bridge(state_dir: str) -> Any:
-    """A bridge with evaluate, network interception and state export on, saving under ``state_dir``."""
+    """A bridge with evaluate, cookies, network interception and state export on, saving under ``state_dir``."""
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
     from tests.conftest import ServerThread
