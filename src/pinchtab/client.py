@@ -306,11 +306,12 @@ class _Routes:
         return self.call("set_cookies", tab_id, parse=_key("set"), cookies=cookies, url=url)
 
     def wait(self, selector: str | None = None, text: str | None = None, timeout: int | None = None,
-             tab_id: str | None = None) -> dict[str, Any]:
-        """Wait until ``selector`` or ``text`` is present: ``{"present":bool,"elapsedMs"}``.
+             tab_id: str | None = None, **condition: Any) -> dict[str, Any]:
+        """Wait until ``selector`` or ``text`` is present (or another ``condition`` of POST /wait:
+        ``not_text``, ``url``, ``load``, ``fn``, ``ms``, ``state``): ``{"waited","present","elapsedMs",...}``.
         ``timeout`` in ms (default 10000, capped at 30000 by the server)."""
-        wait_ms = min(timeout if timeout is not None else 10000, models.MAX_WAIT_MS)
-        return self.call("wait", tab_id, wait_ms=wait_ms, selector=selector, text=text, timeout=timeout)
+        wait_ms = min(max(timeout if timeout is not None else 10000, condition.get("ms") or 0), models.MAX_WAIT_MS)
+        return self.call("wait", tab_id, wait_ms=wait_ms, selector=selector, text=text, timeout=timeout, **condition)
 
     # -- orchestrator (pinchtab server) ----------------------------------------------------------
 

@@ -188,7 +188,13 @@ def route_command(group: click.Group, name: str, route: Any) -> None:
         params.append(click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False),
                                    help="File to write the bytes to (default: JSON with base64)."))
 
+    # A route that is not a tab route but names a tab (GET /tabs/{tab_id}/state, GET /state?tabId=)
+    # takes it from --tab as well.
+    tab_field = not route.tabbed and model is not None and "tab_id" in model.model_fields
+
     def run(ctx: Ctx, tab_id: str | None = None, output_file: str | None = None, **kw: Any) -> None:
+        if tab_field and tab_id is not None:
+            kw["tab_id"], tab_id = tab_id, None
         values = {k: (_json_value(v) if renames.get(k) == "json" else v) for k, v in kw.items()
                   if v is not None and v != ()}
         values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
@@ -207,7 +213,7 @@ def route_command(group: click.Group, name: str, route: Any) -> None:
     command: Callable[..., Any] = run
     for param in reversed(params):
         command = param(command)
-    client_command(group, name.split()[-1], tab=route.tabbed)(command)
+    client_command(group, name.split()[-1], tab=route.tabbed or tab_field)(command)
 
 
 def _command_names(group: click.Group, prefix: str = "") -> set[str]:

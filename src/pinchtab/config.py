@@ -48,6 +48,10 @@ class SecurityConfig(_Section):
     attach: AttachConfig = Field(default_factory=AttachConfig)
     allow_evaluate: bool = False
     allow_cookies: bool = False
+    # /storage and /state (saved sessions hold cookies and tokens).
+    allow_state_export: bool = False
+    # /network/route: block, fulfil or continue a tab's requests by pattern.
+    allow_network_intercept: bool = False
     # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).
     allowed_schemes: list[str] = Field(default_factory=list)
 
@@ -83,12 +87,27 @@ class DiscoveryConfig(_Section):
     interval_seconds: float = Field(5.0, ge=0.2, le=3600)
 
 
+class ObserveConfig(_Section):
+    """Bounds of what each tab records (oldest entries drop first)."""
+
+    # Record console, errors and network at all (off: those logs stay empty; routes still work).
+    enabled: bool = True
+    console_buffer: int = Field(1000, ge=1, le=100000)
+    error_buffer: int = Field(500, ge=1, le=100000)
+    network_buffer: int = Field(1000, ge=1, le=100000)
+    # Longer console lines and error messages are cut to this many characters.
+    max_message_chars: int = Field(2000, ge=100, le=100000)
+    # Rules /network/route keeps per tab.
+    max_route_rules: int = Field(100, ge=1, le=10000)
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
     find: FindConfig = Field(default_factory=FindConfig)
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
+    observe: ObserveConfig = Field(default_factory=ObserveConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""
@@ -126,6 +145,8 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_DEFAULT_INSTANCE": ("server", "defaultInstance", _bool),
     "PINCHTAB_ALLOW_EVALUATE": ("security", "allowEvaluate", _bool),
     "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies", _bool),
+    "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport", _bool),
+    "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept", _bool),
     "PINCHTAB_CHROME": ("browser", "binary", str),
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),

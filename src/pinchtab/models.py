@@ -122,6 +122,9 @@ class ScreenshotQuery(TabScoped):
     format: Literal["png", "jpeg"] = Field("png", description="Image format.")
     quality: int | None = Field(None, ge=0, le=100, description="JPEG quality 0-100 (implies jpeg).")
     full_page: bool = Field(False, description="Capture the whole page, not just the viewport.")
+    beyond_viewport: bool = Field(False, description="Same as fullPage.")
+    selector: str | None = Field(None, description="CSS selector: capture only that element.")
+    scale: float = Field(1.0, gt=0, le=4, description="Rescale the image (0.5: half each side).")
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
 
     @model_validator(mode="after")
@@ -168,6 +171,15 @@ class WaitRequest(TabScoped):
     selector: str | None = Field(None, description="CSS selector to wait for.")
     text: str | None = Field(None, description="Text to wait for in the page.")
     timeout: int = Field(10000, ge=0, description="Timeout in ms, default 10000; longer waits are capped at 30000.")
+    state: Literal["visible", "hidden"] | None = Field(
+        None, description="With selector: wait until it is visible, or hidden/absent (default: present in the DOM).")
+    not_text: str | None = Field(None, description="Wait until this text is no longer in the page.")
+    url: str | None = Field(None, description="Wait until the URL matches this glob (** any, * any but /, ? one).")
+    load: str | None = Field(None, description="Wait for a load state: ready-state, content-loaded or network-idle.")
+    fn: str | None = Field(None, description="Wait until this JavaScript expression is truthy "
+                                             "(needs security.allowEvaluate).")
+    ms: int | None = Field(None, ge=0, description="Just wait this many ms (at most 30000).")
+    idle_for: int = Field(500, ge=0, le=10000, description="With load=network-idle: the quiet period in ms.")
 
     @field_validator("timeout")
     @classmethod

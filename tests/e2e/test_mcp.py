@@ -135,7 +135,7 @@ def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
 
 def test_tools_list_matches_the_spec(mcp: McpSession) -> None:
     tools = {t.name: t for t in mcp.run(mcp.session.list_tools()).tools}
-    assert set(tools) == set(SPEC)
+    assert set(SPEC) <= set(tools)  # and the tools routes of the table name (test_route_table)
     for name, (required, optional) in SPEC.items():
         schema = tools[name].input_schema
         assert set(schema.get("required", [])) == required, name

@@ -13,7 +13,7 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 
 def test_21_uniquely_named_tools() -> None:
-    assert len(TOOLS) == len(BY_NAME) == 21
+    assert len(TOOLS) == len(BY_NAME) == 36
     assert all(name.startswith("pinchtab_") for name in BY_NAME)
 
 

@@ -39,7 +39,9 @@ def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Reques
         try:
             req = await parse_request(route, request)
             if route.gate is not None and not getattr(security, route.gate.attr, False):
-                raise Forbidden(route.gate.message(), route.gate.code)
+                denied = Forbidden(route.gate.message(), route.gate.code)
+                denied.extra["details"] = {"setting": f"security.{route.gate.key}"}
+                raise denied
             value = await (handler(req) if route.request is not None else handler())
         except PinchtabError as exc:
             return FastJSON(exc.to_dict(), status_code=exc.status)

@@ -68,19 +68,6 @@ async def readable_text(tab: "Tab", *, raw: bool = False, max_chars: int | None 
     return out
 
 
-async def screenshot(tab: "Tab", *, fmt: str = "png", quality: int | None = None, full_page: bool = False) -> bytes:
-    params: dict[str, Any] = {"format": fmt}
-    if fmt == "jpeg":
-        params["quality"] = 80 if quality is None else quality
-    if full_page:
-        params["captureBeyondViewport"] = True
-        metrics = await tab.send("Page.getLayoutMetrics")
-        size = metrics.get("cssContentSize") or metrics.get("contentSize")
-        params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
-    res = await tab.send("Page.captureScreenshot", params)
-    return base64.b64decode(res["data"])
-
-
 async def pdf(
     tab: "Tab", *, landscape: bool = False, scale: float = 1.0, page_ranges: str | None = None, print_background: bool = True
 ) -> bytes:

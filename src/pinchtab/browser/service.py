@@ -14,14 +14,19 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, content, formatting, snapshot
+from pinchtab.browser import actions, capture, content, formatting, snapshot, waits
 from pinchtab.browser.browser import Browser
+from pinchtab.browser.ops.emulation import EmulationOps
+from pinchtab.browser.ops.inspect import InspectOps
+from pinchtab.browser.ops.observe import ObserveOps
+from pinchtab.browser.ops.state import StateOps
+from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService:
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -127,11 +132,13 @@ class BrowserService:
     # -- actions ---------------------------------------------------------------------------------
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
+        await self.check_actionable(req.tab_id)
         async with self.browser.use_tab(req.tab_id) as tab:
             return await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
         """Run in order; at the first failure raise it, carrying the results so far."""
+        await self.check_actionable(req.tab_id)
         results: list[dict[str, Any]] = []
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
@@ -151,7 +158,8 @@ class BrowserService:
 
     async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
         async with self.browser.use_tab(req.tab_id) as tab:
-            data = await content.screenshot(tab, fmt=req.format, quality=req.quality, full_page=req.full_page)
+            data, _, _ = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
+                                            selector=req.selector, beyond_viewport=req.full_page or req.beyond_viewport)
         return Blob(data, f"image/{req.format}", {"format": req.format})
 
     async def pdf(self, req: m.PdfRequest) -> Blob:
@@ -174,8 +182,13 @@ class BrowserService:
             return {"set": await content.set_cookies(tab, req.url, cookies)}
 
     async def wait(self, req: m.WaitRequest) -> dict[str, Any]:
+        fixed = await waits.before_tab(req, allow_evaluate=self.config.security.allow_evaluate)
+        if fixed is not None:
+            return fixed
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await content.wait(tab, selector=req.selector, text=req.text, timeout_ms=req.timeout)
+            return await waits.wait(tab, selector=req.selector, state=req.state, text=req.text, not_text=req.not_text,
+                                    url=req.url, load=req.load, fn=req.fn, idle_for_ms=req.idle_for,
+                                    timeout_ms=req.timeout)
 
     async def browser_restart(self) -> dict[str, Any]:
         started = time.monotonic()

@@ -10,8 +10,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pinchtab.browser.observer import TabObserver
 from pinchtab.browser.refs import RefCache
 from pinchtab.cdp import CDPError, Session
+from pinchtab.config import ObserveConfig
 from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
 from pinchtab.find import IntentCache
 
@@ -30,7 +32,8 @@ _BLOCK_MEDIA = ("Media", "Font")
 
 
 class Tab:
-    def __init__(self, target_id: str, session: Session, intents: IntentCache) -> None:
+    def __init__(self, target_id: str, session: Session, intents: IntentCache,
+                 observe: ObserveConfig | None = None) -> None:
         self.id = target_id
         self.session = session
         self.lock = asyncio.Lock()
@@ -44,7 +47,8 @@ class Tab:
         self._world_id: int | None = None
         self._lifecycle: dict[str, set[str]] = {}
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []
-        self._blocked_types: tuple[str, ...] = ()
+        # Console, errors, network log, and the Fetch domain (blocking and routes).
+        self.observer = TabObserver(session, observe)
         self._offs: list[Callable[[], None]] = []
         # Counts main-frame documents, so a cached snapshot knows it belongs to an older page.
         self.document = 0
@@ -60,14 +64,14 @@ class Tab:
             s.on("Page.frameNavigated", self._on_frame_navigated),
             s.on("Page.javascriptDialogOpening", self._on_dialog),
             s.on("Inspector.targetCrashed", self._on_crash),
-            s.on("Fetch.requestPaused", self._on_request_paused),
-        ]
+        ] + self.observer.subscribe()
         await asyncio.gather(
             s.send("Page.enable"),
             s.send("Page.setLifecycleEventsEnabled", {"enabled": True}),
             # computedRole/computedName are fast only while the accessibility tree is kept.
             s.send("Accessibility.enable"),
             s.send("Inspector.enable"),
+            self.observer.enable(),
         )
 
     def detach(self) -> None:
@@ -119,17 +123,6 @@ class Tab:
     def _on_crash(self, params: dict[str, Any]) -> None:
         self.crashed = True
         self._world_id = None
-
-    def _on_request_paused(self, params: dict[str, Any]) -> None:
-        asyncio.ensure_future(self._answer_paused(params))
-
-    async def _answer_paused(self, params: dict[str, Any]) -> None:
-        request_id = params["requestId"]
-        with contextlib.suppress(Exception):
-            if params.get("resourceType") in self._blocked_types:
-                await self.session.send("Fetch.failRequest", {"requestId": request_id, "errorReason": "BlockedByClient"})
-            else:
-                await self.session.send("Fetch.continueRequest", {"requestId": request_id})
 
     # -- checks -----------------------------------------------------------------------------
 
@@ -234,14 +227,7 @@ class Tab:
 
     async def set_blocking(self, images: bool, media: bool) -> None:
         types = (_BLOCK_IMAGES if images else ()) + (_BLOCK_MEDIA if media else ())
-        if types == self._blocked_types:
-            return
-        self._blocked_types = types
-        if types:
-            patterns = [{"resourceType": t, "requestStage": "Request"} for t in types]
-            await self.send("Fetch.enable", {"patterns": patterns})
-        else:
-            await self.send("Fetch.disable")
+        await self.observer.interceptor.set_blocked_types(types)
 
     def _lifecycle_waiter(self, loader: str | None, name: str) -> asyncio.Future[str]:
         fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()

@@ -18,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
-from pydantic import Field, create_model
+from pydantic import BeforeValidator, Field, create_model
 
 import pinchtab
 from pinchtab.client import AsyncClient, PinchtabClientError
@@ -56,9 +56,19 @@ def input_schema(tool: ToolDef) -> dict[str, Any]:
     return schema
 
 
+def _keep_json_text(value: Any) -> Any:
+    """The SDK parses a string argument that holds JSON (``'{"a":1}'``) into an object before
+    validation unless the field is exactly ``str``: a string parameter gets its text back."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) if isinstance(value, (dict, list)) else value
+
+
 def _annotation(p: Param) -> Any:
     # A list or object parameter is checked by the server against its request model.
-    typed = Annotated[Any if p.schema is not None else p.type, Field(ge=p.minimum, le=p.maximum, description=p.description)]
+    field = Field(ge=p.minimum, le=p.maximum, description=p.description)
+    if p.schema is None and p.type is str:
+        typed = Annotated[str, BeforeValidator(_keep_json_text), field]
+    else:
+        typed = Annotated[Any if p.schema is not None else p.type, field]
     return typed if p.required else typed | None
 
 

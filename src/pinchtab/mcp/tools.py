@@ -358,6 +358,33 @@ TOOLS: tuple[ToolDef, ...] = (
 )
 
 
+
+def _wait_tool(name: str, field: str, what: str) -> ToolDef:
+    """A wait on one condition of POST /wait; answers the wait's JSON (waited, elapsed, match or error)."""
+
+    async def run(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+        timeout = min(_int(a["timeout"]) if a["timeout"] is not None else DEFAULT_WAIT_FOR_SELECTOR_MS, MAX_WAIT_MS)
+        return await c.wait(**{field: a[field]}, timeout=timeout, tab_id=a["tabId"])
+
+    return ToolDef(name, what, (
+        from_model(models.WaitRequest, field, models.WaitRequest.model_fields[field].alias or field, required=True),
+        Param("timeout", float, f"Timeout in milliseconds. Default {DEFAULT_WAIT_FOR_SELECTOR_MS}, maximum {MAX_WAIT_MS}.",
+              minimum=0),
+        TAB,
+    ), run, read_only=True)
+
+
+TOOLS = TOOLS + (
+    _wait_tool("pinchtab_wait_for_text", "text", "Wait until the page's text contains this text. "
+               "Returns {waited, elapsed, match} or {waited: false, error} on timeout."),
+    _wait_tool("pinchtab_wait_for_url", "url", "Wait until the tab's URL matches a glob (** any, * any but /, ? one)."),
+    _wait_tool("pinchtab_wait_for_load", "load", "Wait for a load state: ready-state (readyState complete), "
+               "content-loaded (interactive or complete) or network-idle (no request for 500 ms)."),
+    _wait_tool("pinchtab_wait_for_function", "fn", "Wait until a JavaScript expression is truthy "
+               "(needs security.allowEvaluate)."),
+)
+
+
 # -- tools derived from the route table ---------------------------------------------------------
 
 _SCALARS: dict[Any, type] = {str: str, bool: bool, int: int, float: float}

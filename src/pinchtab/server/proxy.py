@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.errors import NotFound, NotReady, PinchtabError
 from pinchtab.server.instances import Instance, InstanceManager
-from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TAB_ANSWERING, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.server.tab_owners import TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_id_in_response
 from pinchtab.server.upstream import Upstream, UpstreamError, ssl_context
 from pinchtab.web import error_response
 
@@ -127,7 +127,7 @@ class ProxyMiddleware:
             if tab_id and slash and sub:
                 await self._guard(self._tab_route, scope, receive, send, tab_id, sub)
                 return
-        elif path in SHORTHAND_ROUTES:
+        elif is_shorthand(path):
             await self._guard(self._shorthand, scope, receive, send, path[1:])
             return
         await self.app(scope, receive, send)

@@ -8,6 +8,7 @@ running instances. Pure logic, no I/O.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import parse_qs
 
 from pinchtab.api import proxied_routes
@@ -16,6 +17,15 @@ from pinchtab.api import proxied_routes
 SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {}
 for _route in proxied_routes():
     SHORTHAND_ROUTES[_route.path] = SHORTHAND_ROUTES.get(_route.path, ()) + _route.methods
+
+# Shorthand paths with a parameter (/network/{request_id}), as patterns.
+_TEMPLATED = tuple(re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(p)) + "$")
+                   for p in SHORTHAND_ROUTES if "{" in p and not p.startswith("/tabs/"))
+
+
+def is_shorthand(path: str) -> bool:
+    return path in SHORTHAND_ROUTES or any(t.match(path) for t in _TEMPLATED)
+
 
 # Routes (path without the slash) whose small JSON answers name the tab they acted on.
 TAB_ANSWERING = frozenset(r.path[1:] for r in proxied_routes() if r.answers_tab)

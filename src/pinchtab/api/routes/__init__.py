@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pinchtab.api.route import Route
-from pinchtab.api.routes import attach, core, orchestrator
+from pinchtab.api.routes import attach, core, emulation, inspect, observe, orchestrator, state, tab_control
 
-ROUTES: tuple[Route, ...] = core.ROUTES + orchestrator.ROUTES + attach.ROUTES
+ROUTES: tuple[Route, ...] = (
+    core.ROUTES + orchestrator.ROUTES + attach.ROUTES + observe.ROUTES + emulation.ROUTES + inspect.ROUTES
+    + state.ROUTES + tab_control.ROUTES
+)
 
 ROUTES_BY_NAME: dict[str, Route] = {r.name: r for r in ROUTES}
 if len(ROUTES_BY_NAME) != len(ROUTES):

@@ -46,8 +46,9 @@ ROUTES: tuple[Route, ...] = (
           gate=COOKIES, mcp=("pinchtab_cookies",), cli=("cookies",)),
     Route("set_cookies", ("POST",), "/cookies", m.SetCookiesRequest, "Set cookies (needs security.allowCookies)",
           gate=COOKIES),
-    Route("wait", ("POST",), "/wait", m.WaitRequest, "Wait for a selector or text (timeout capped at 30 s)",
-          mcp=("pinchtab_wait_for_selector",), cli=("wait",)),
+    Route("wait", ("POST",), "/wait", m.WaitRequest, "Wait for a selector, text, text gone, URL, load state, JS condition or time (capped at 30 s)",
+          mcp=("pinchtab_wait_for_selector", "pinchtab_wait_for_text", "pinchtab_wait_for_url",
+               "pinchtab_wait_for_load", "pinchtab_wait_for_function"), cli=("wait",)),
     Route("browser_restart", ("POST",), "/browser/restart", None, "Start a fresh Chromium (tabs are lost)",
           owner="bridge_only", tabbed=False),
 )

@@ -1,0 +1,86 @@
+"""Storage of the current origin and saved browser state (cookies + storage as named files).
+All of it is off unless ``security.allowStateExport``: it hands out sessions and tokens."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from pinchtab.api.route import Gate, Route
+from pinchtab.api.routes.core import COOKIES
+from pinchtab.models import ApiModel, TabScoped
+
+STATE_EXPORT = Gate("allowStateExport", "state_export_disabled", "state export", "PINCHTAB_ALLOW_STATE_EXPORT")
+
+
+class StorageQuery(TabScoped):
+    type: Literal["local", "session", ""] | None = Field(None, description="local, session, or omitted for both.")
+    key: str | None = Field(None, description="Only this key.")
+
+
+class StorageSet(TabScoped):
+    key: str = Field(..., min_length=1, description="Key to set.")
+    value: str = Field(..., description="Value to store.")
+    type: Literal["local", "session"] = Field(..., description="local or session.")
+
+
+class StorageDelete(TabScoped):
+    type: Literal["local", "session", "all"] = Field(..., description="local, session, or all (both, whole).")
+    key: str | None = Field(None, description="Remove only this key (omitted: clear the storage).")
+
+
+class ClearCookies(TabScoped):
+    url: str | None = Field(None, description="Only cookies of this URL (with name: only that one).")
+    name: str | None = Field(None, description="Only the cookie with this name (needs url, or the tab's URL is used).")
+
+
+class StateQuery(ApiModel):
+    tab_id: str | None = Field(None, description="Tab to read (the current tab when omitted).")
+
+
+class StateName(ApiModel):
+    name: str = Field(..., description="Name of the saved state.")
+
+
+class StateSave(ApiModel):
+    name: str | None = Field(None, description="Name to save under (default: state-<UTC time>); an existing one is replaced.")
+    tab_id: str | None = Field(None, description="Tab whose origin's storage is saved (default: the current tab).")
+    metadata: dict[str, Any] | None = Field(None, description="Anything to keep with it.")
+    encrypt: bool = Field(False, description="Not supported here: files are plain JSON with mode 0600.")
+
+
+class StateLoad(ApiModel):
+    name: str = Field(..., description="Name of the saved state.")
+    tab_id: str | None = Field(None, description="Tab to restore into (default: the current tab).")
+
+
+class StateClean(ApiModel):
+    older_than_hours: float = Field(24, ge=0, description="Delete saved states older than this many hours.")
+
+
+def _state(name: str, methods: tuple[str, ...], path: str, model: type[ApiModel], summary: str, cli: str) -> Route:
+    return Route(name, methods, path, model, summary, tabbed=False, gate=STATE_EXPORT, cli=(cli,))
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("storage", ("GET",), "/storage", StorageQuery, "localStorage and sessionStorage of the tab's origin",
+          gate=STATE_EXPORT, cli=("storage",)),
+    Route("set_storage", ("POST",), "/storage", StorageSet, "Set a storage item of the tab's origin",
+          gate=STATE_EXPORT, cli=("storage-set",)),
+    Route("delete_storage", ("DELETE",), "/storage", StorageDelete, "Remove a storage item, or clear the storage",
+          gate=STATE_EXPORT, cli=("storage-delete",)),
+    Route("clear_cookies", ("DELETE",), "/cookies", ClearCookies,
+          "Delete cookies: all of the browser, or those of url / name (needs security.allowCookies)", gate=COOKIES,
+          cli=("cookies-clear",)),
+    _state("current_state", ("GET",), "/state", StateQuery,
+           "The browser state a save would write: cookies, the origin's storage, the tab", "state"),
+    _state("list_states", ("GET",), "/state/list", ApiModel, "Saved states, newest first", "state-list"),
+    _state("show_state", ("GET",), "/state/show", StateName, "One saved state, whole", "state-show"),
+    _state("save_state", ("POST",), "/state/save", StateSave,
+           "Save cookies and the current origin's storage under a name", "state-save"),
+    _state("load_state", ("POST",), "/state/load", StateLoad, "Restore a saved state into a tab", "state-load"),
+    _state("delete_state", ("DELETE",), "/state", StateName, "Delete a saved state", "state-delete"),
+    _state("clean_states", ("POST",), "/state/clean", StateClean, "Delete saved states older than N hours",
+           "state-clean"),
+)

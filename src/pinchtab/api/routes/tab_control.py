@@ -1,0 +1,50 @@
+"""Tab coordination: an owner's lock, and the human handoff that pauses actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from pinchtab.api.route import Route
+from pinchtab.models import ApiModel, TabScoped
+
+
+class LockRequest(TabScoped):
+    owner: str = Field(..., min_length=1, description="Who holds the lock (an agent id).")
+    timeout_sec: float | None = Field(None, gt=0, le=86400, description="Seconds until the lock expires (default 300).")
+    ttl: float | None = Field(None, gt=0, le=86400, description="Same as timeoutSec.")
+
+
+class UnlockRequest(TabScoped):
+    owner: str = Field(..., min_length=1, description="The owner that locked the tab.")
+
+
+class HandoffRequest(ApiModel):
+    tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
+    reason: str = Field("manual_intervention", description="Why a human takes over (captcha, login, ...).")
+    timeout_ms: int = Field(0, ge=0, description="Resume by itself after this many ms (0: never).")
+
+
+class HandoffStatus(ApiModel):
+    tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
+
+
+class ResumeRequest(ApiModel):
+    tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
+    status: str | None = Field(None, description="How the handoff ended (completed, failed, ...).")
+    resolved_data: dict[str, Any] | None = Field(None, description="Anything the human hands back.")
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("lock_tab", ("POST",), "/lock", LockRequest, "Lock a tab for an owner (409 while another owner holds it)",
+          cli=("lock",)),
+    Route("unlock_tab", ("POST",), "/unlock", UnlockRequest, "Release an owner's lock", cli=("unlock",)),
+    Route("handoff", ("POST",), "/tabs/{tab_id}/handoff", HandoffRequest,
+          "Pause actions on the tab for a human (409 tab_paused_handoff until resumed)", tabbed=False,
+          cli=("handoff",)),
+    Route("handoff_status", ("GET",), "/tabs/{tab_id}/handoff", HandoffStatus,
+          "Handoff state of the tab: paused_handoff or active", tabbed=False, cli=("handoff-status",)),
+    Route("resume", ("POST",), "/tabs/{tab_id}/resume", ResumeRequest, "End a handoff: actions run again",
+          tabbed=False, cli=("resume",)),
+)

@@ -1,0 +1,39 @@
+"""Tab locks and human handoff through the bridge's HTTP API."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from tests.e2e.test_observe import open_tab
+
+
+def test_lock_and_unlock(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/buttons.html")
+    res = obs.post("/lock", json={"tabId": tab, "owner": "agent-a", "timeoutSec": 60}).json()
+    assert res["locked"] is True and res["owner"] == "agent-a" and res["expiresAt"].endswith("Z")
+    assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-b"}).status_code == 409
+    assert obs.post(f"/tabs/{tab}/unlock", json={"owner": "agent-b"}).status_code == 409
+    assert obs.post("/unlock", json={"tabId": tab, "owner": "agent-a"}).json() == {"unlocked": True, "tabId": tab}
+    assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-b"}).json()["owner"] == "agent-b"
+    assert obs.post("/lock", json={"tabId": "nope", "owner": "x"}).status_code == 404
+
+
+def test_handoff_pauses_actions(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/buttons.html")
+    click = {"tabId": tab, "kind": "click", "selector": "button"}
+    res = obs.post(f"/tabs/{tab}/handoff", json={"reason": "captcha"}).json()
+    assert res["status"] == "paused_handoff" and res["reason"] == "captcha"
+    assert obs.get(f"/tabs/{tab}/handoff").json()["status"] == "paused_handoff"
+    blocked = obs.post("/action", json=click)
+    assert blocked.status_code == 409 and blocked.json()["code"] == "tab_paused_handoff"
+    assert obs.post("/actions", json={"tabId": tab, "actions": [click]}).status_code == 409
+    assert obs.get(f"/tabs/{tab}/snapshot").status_code == 200  # reading is not blocked
+    assert obs.post(f"/tabs/{tab}/resume", json={"status": "completed"}).json()["status"] == "active"
+    assert obs.post("/action", json=click).status_code == 200
+    timed = obs.post(f"/tabs/{tab}/handoff", json={"reason": "short", "timeoutMs": 200}).json()
+    assert "expiresAt" in timed
+    time.sleep(0.4)
+    assert obs.get(f"/tabs/{tab}/handoff").json()["status"] == "active"
+    assert obs.post("/action", json=click).status_code == 200
