@@ -64,6 +64,8 @@ class BrowserConfig(_Section):
     command_timeout_ms: int = Field(30000, ge=100, le=600000)
     # Start a new Chromium on the next request when the old one died.
     auto_restart: bool = True
+    # Elements a tab remembers refs for; the least recently seen are forgotten (stale) beyond it.
+    max_refs: int = Field(20000, ge=100, le=1000000)
 
 
 class FindConfig(_Section):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.keys import char_key, key_events, parse_combo
+from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
@@ -23,10 +24,6 @@ if TYPE_CHECKING:
 POINTER_KINDS = {"click", "dblclick", "hover"}
 NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck"}
 DEFAULT_SCROLL = 300
-
-
-class StaleRef(NotFound):
-    default_code = "stale_ref"
 
 
 class Occluded(BrowserError):
@@ -205,7 +202,7 @@ def _check_result(res: Any, target: Target) -> dict[str, Any]:
 
 async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
     if spec.ref:
-        node = tab.refs.get(spec.ref)
+        node = tab.refs.entry(spec.ref, tab.generations()).node
         label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
         return Target(node.backend_id, label)
     if spec.selector:

@@ -1,4 +1,5 @@
-"""Accessibility snapshot: the walker in ``snapshot.js`` -> ``Node`` records with refs e0..eN.
+"""Accessibility snapshot: the walker in ``snapshot.js`` -> ``Node`` records, each given its
+element's ref by the tab's ``RefCache`` (``refs.py``).
 
 Roles and names are Chromium's own (``computedRole``/``computedName``); each node keeps the
 backend DOM node id that actions resolve later. One ``Runtime.callFunctionOn`` in the isolated
@@ -37,6 +38,7 @@ class Node:
     name: str
     depth: int
     backend_id: int | None
+    scope: str = ""                # CDP session of the node's frame target ("" = the tab's own)
     value: str | None = None
     focused: bool = False
     disabled: bool = False
@@ -116,16 +118,22 @@ class Snapshot:
     nodes: list[Node]
     interactive_only: bool = False
     selector: str | None = None
+    depth: int | None = None
     document: int = 0  # Tab.document when taken
     taken_at: float = field(default_factory=time.monotonic)
 
     def __len__(self) -> int:
         return len(self.nodes)
 
+    @property
+    def whole_page(self) -> bool:
+        """Every node of the page: what find matches against."""
+        return not self.interactive_only and self.selector is None and self.depth is None
 
-def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
+
+def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
     return Node(
-        ref=f"e{i}",
+        ref="",
         role=rec["r"],
         name=rec["n"],
         depth=rec["d"],
@@ -162,7 +170,7 @@ def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[No
         backend = None
         if i < len(dom_nodes):
             backend = (dom_nodes[i].get("value") or {}).get("backendNodeId")
-        nodes.append(_node(i, rec, backend))
+        nodes.append(_node(rec, backend))
     return page, nodes
 
 
@@ -179,5 +187,6 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
     page, nodes = parse_walker_result(result)
     if page.get("missing"):
         raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
+    tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
-                    interactive_only=interactive, selector=selector, document=tab.document)
+                    interactive_only=interactive, selector=selector, depth=depth, document=tab.document)

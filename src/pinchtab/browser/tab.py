@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pinchtab.browser.refs import RefCache
+from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
 from pinchtab.cdp import CDPError, Session
 from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
 from pinchtab.find import IntentCache
@@ -30,11 +30,12 @@ _BLOCK_MEDIA = ("Media", "Font")
 
 
 class Tab:
-    def __init__(self, target_id: str, session: Session, intents: IntentCache) -> None:
+    def __init__(self, target_id: str, session: Session, intents: IntentCache, *,
+                 max_refs: int = DEFAULT_MAX_REFS) -> None:
         self.id = target_id
         self.session = session
         self.lock = asyncio.Lock()
-        self.refs = RefCache()
+        self.refs = RefCache(max_refs)
         self.url = ""
         self.title = ""
         self.main_frame_id = target_id  # a page's main frame id is its target id
@@ -50,6 +51,10 @@ class Tab:
         self.document = 0
         # find's intent cache (shared by the browser's tabs, keyed by tab id).
         self.intents = intents
+
+    def generations(self) -> dict[str, int]:
+        """Document generation of each frame session ("" = the tab's own): see ``RefCache``."""
+        return {"": self.document}
 
     # -- set-up -----------------------------------------------------------------------------
 

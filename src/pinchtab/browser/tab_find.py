@@ -11,8 +11,8 @@ if TYPE_CHECKING:
 
 
 async def current_snapshot(tab: "Tab") -> snapshot.Snapshot:
-    """The cached snapshot, or a fresh full one when there is none or the page has navigated."""
-    snap = tab.refs.snapshot
+    """The last whole-page snapshot, or a fresh one when there is none or the page has navigated."""
+    snap = tab.refs.full
     if snap is None or snap.document != tab.document:
         snap = await snapshot.capture(tab)
         tab.refs.replace(snap)

@@ -1,0 +1,78 @@
+"""The page model against a real Chromium: a ref names one element for the tab's life, find sees
+the page as it is now."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.conftest import js, open_page, ref_of, snap
+
+
+def find(http: httpx.Client, tab: str, query: str) -> dict:
+    res = http.post(f"/tabs/{tab}/find", json={"query": query})
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def act(http: httpx.Client, tab: str, **body) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/action", json=body)
+
+
+def test_find_ref_keeps_naming_its_element_across_snapshots(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    ref = find(http, tab, "password field")["best_ref"]
+    inter = snap(http, tab, filter="interactive")
+    assert ref_of(inter, "textbox", "Password") == ref
+    full = snap(http, tab)
+    assert ref_of(full, "textbox", "Password") == ref
+    for params in ({"selector": "form"}, {"depth": 5}, {"format": "compact"}, {"format": "yaml"}):
+        res = http.get(f"/tabs/{tab}/snapshot", params=params)
+        assert res.status_code == 200 and ref in res.text, (params, res.text)
+    assert act(http, tab, kind="fill", ref=ref, value="hunter2").status_code == 200
+    assert js(http, tab, "document.getElementById('password').value") == "hunter2"
+    assert js(http, tab, "document.getElementById('email').value") == ""
+
+
+def test_a_rerendered_element_gives_a_stale_ref_and_the_new_one_a_new_ref(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/rerender.html")
+    before = snap(http, tab, filter="interactive")
+    old = ref_of(before, "textbox", "Display name")
+    button = ref_of(before, "button", "Re-render")
+    assert act(http, tab, kind="click", ref=button).status_code == 200
+    res = act(http, tab, kind="fill", ref=old, value="x")
+    assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
+    after = snap(http, tab, filter="interactive")
+    new = ref_of(after, "textbox", "Display name")
+    assert new != old and ref_of(after, "button", "Re-render") == button
+    assert act(http, tab, kind="fill", ref=new, value="Ada").status_code == 200
+    assert js(http, tab, "document.getElementById('name').value") == "Ada"
+    diff = http.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive", "diff": "true"}).json()
+    assert diff["added"] == [] and diff["removed"] == []
+
+
+def test_navigation_never_recycles_ref_numbers(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    first = snap(http, tab)
+    refs = {n["ref"] for n in first["nodes"]}
+    login_button = ref_of(first, "button", "Log in")
+    open_page(http, tab, f"{pages}/buttons.html")
+    second = snap(http, tab)
+    assert refs.isdisjoint(n["ref"] for n in second["nodes"])
+    res = act(http, tab, kind="click", ref=login_button)
+    assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
+    # back on the first page: a new document, so new refs again
+    open_page(http, tab, f"{pages}/login.html")
+    third = snap(http, tab)
+    assert refs.isdisjoint(n["ref"] for n in third["nodes"])
+
+
+def test_recovery_after_a_rerender_answers_the_new_elements_ref(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/rerender.html")
+    old = find(http, tab, "display name field")["best_ref"]
+    js(http, tab, "rerender()")
+    res = act(http, tab, kind="fill", ref=old, value="Grace")
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["recovery"]["recovered"] is True and body["ref"] != old
+    assert js(http, tab, "document.getElementById('name').value") == "Grace"
+    assert ref_of(snap(http, tab), "textbox", "Display name") == body["ref"]
