@@ -76,3 +76,38 @@ def test_recovery_after_a_rerender_answers_the_new_elements_ref(http: httpx.Clie
     assert body["recovery"]["recovered"] is True and body["ref"] != old
     assert js(http, tab, "document.getElementById('name').value") == "Grace"
     assert ref_of(snap(http, tab), "textbox", "Display name") == body["ref"]
+
+
+def test_find_sees_an_element_a_script_added_after_the_last_snapshot(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/rerender.html")
+    before = snap(http, tab)
+    add = ref_of(before, "button", "Add to cart")
+    assert act(http, tab, kind="click", ref=add).status_code == 200
+    found = find(http, tab, "quantity field")
+    assert found["best_ref"] and found["matches"][0]["name"] == "Quantity", found
+    assert act(http, tab, kind="fill", ref=found["best_ref"], value="3").status_code == 200
+    assert js(http, tab, "document.querySelector('.qty').value") == "3"
+    # unchanged elements kept their refs through find's new snapshot
+    assert ref_of(snap(http, tab), "button", "Add to cart") == add
+
+
+def test_find_sees_a_lazy_list_item_loaded_by_scrolling(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/lazy.html")
+    assert find(http, tab, "save story 5 button")["matches"][0]["name"] == "Save story 5"
+    assert act(http, tab, kind="scroll", pixels=2000).status_code == 200
+    js(http, tab, "new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
+    assert js(http, tab, "document.querySelectorAll('li').length") >= 20
+    found = find(http, tab, "save story 15 button")
+    assert found["matches"][0]["name"] == "Save story 15", found
+    assert act(http, tab, kind="click", ref=found["best_ref"]).status_code == 200
+    assert js(http, tab, "document.querySelectorAll('li button')[14].textContent") == "Saved"
+
+
+def test_find_reuses_its_snapshot_while_the_page_is_unchanged(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    first = find(http, tab, "password field")
+    again = find(http, tab, "log in button")
+    assert first["element_count"] == again["element_count"]
+    js(http, tab, "document.getElementById('email').value = 'typed by a script'")  # no DOM mutation
+    js(http, tab, "document.querySelector('h1').textContent = 'Welcome, again'")
+    assert find(http, tab, "welcome again heading")["matches"][0]["name"] == "Welcome, again"

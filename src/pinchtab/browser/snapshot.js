@@ -32,6 +32,22 @@
 
   const data = [];
   const elements = [];
+  // The change signal (changes.py): a counter of DOM mutations and input events in every
+  // document walked, kept in this isolated world where the page cannot see or reset it.
+  const watch = globalThis.__pinchtabChanges ||
+    (globalThis.__pinchtabChanges = { n: 0, obs: [], docs: new WeakSet() });
+  function observe(doc) {
+    if (watch.docs.has(doc)) return;
+    watch.docs.add(doc);
+    const bump = () => { watch.n++; };
+    const obs = new MutationObserver((records) => { watch.n += records.length; });
+    obs.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+    doc.addEventListener('input', bump, true);
+    doc.addEventListener('change', bump, true);
+    watch.obs = watch.obs.filter((o) => o.doc.defaultView).slice(-63);
+    watch.obs.push({ obs: obs, doc: doc });
+  }
+  observe(document);
   let focused = document.activeElement;
   while (focused && focused.shadowRoot && focused.shadowRoot.activeElement) {
     focused = focused.shadowRoot.activeElement;
@@ -233,7 +249,7 @@
     if (tag === 'iframe' || tag === 'frame') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
-      if (doc && doc.body) visit(doc.body, childDepth, childCtx, childOwner);
+      if (doc && doc.body) { observe(doc); visit(doc.body, childDepth, childCtx, childOwner); }
       return;
     }
     if (el.shadowRoot) visitChildren(el.shadowRoot, childDepth, childCtx, childOwner);
@@ -258,7 +274,8 @@
     }
   }
 
-  const page = { url: location.href, title: document.title };
+  for (const o of watch.obs) watch.n += o.obs.takeRecords().length;
+  const page = { url: location.href, title: document.title, mut: watch.n };
   let root = document.body || document.documentElement;
   if (opts.selector) {
     root = document.querySelector(opts.selector);

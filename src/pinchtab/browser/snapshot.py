@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from pinchtab.browser import changes
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 
 WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_text()
@@ -120,6 +121,7 @@ class Snapshot:
     selector: str | None = None
     depth: int | None = None
     document: int = 0  # Tab.document when taken
+    signal: tuple[Any, ...] | None = None  # changes.py's change signal when taken
     taken_at: float = field(default_factory=time.monotonic)
 
     def __len__(self) -> int:
@@ -189,4 +191,5 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
         raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
     tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
-                    interactive_only=interactive, selector=selector, depth=depth, document=tab.document)
+                    interactive_only=interactive, selector=selector, depth=depth, document=tab.document,
+                    signal=changes.signal_of(tab, tab.world_id, page.get("mut")))

@@ -49,6 +49,8 @@ class Tab:
         self._offs: list[Callable[[], None]] = []
         # Counts main-frame documents, so a cached snapshot knows it belongs to an older page.
         self.document = 0
+        # Counts child frames navigating or going away (part of changes.py's change signal).
+        self.frame_events = 0
         # find's intent cache (shared by the browser's tabs, keyed by tab id).
         self.intents = intents
 
@@ -63,6 +65,7 @@ class Tab:
         self._offs += [
             s.on("Page.lifecycleEvent", self._on_lifecycle),
             s.on("Page.frameNavigated", self._on_frame_navigated),
+            s.on("Page.frameDetached", self._on_frame_detached),
             s.on("Page.javascriptDialogOpening", self._on_dialog),
             s.on("Inspector.targetCrashed", self._on_crash),
             s.on("Fetch.requestPaused", self._on_request_paused),
@@ -103,11 +106,15 @@ class Tab:
     def _on_frame_navigated(self, params: dict[str, Any]) -> None:
         frame = params.get("frame", {})
         if frame.get("parentId"):
+            self.frame_events += 1
             return
         self.main_frame_id = frame.get("id", self.main_frame_id)
         self.url = frame.get("url", self.url)
         self._world_id = None
         self.document += 1
+
+    def _on_frame_detached(self, params: dict[str, Any]) -> None:
+        self.frame_events += 1
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # An open alert/confirm/prompt blocks the page and every later command: accept it.
@@ -150,6 +157,10 @@ class Tab:
         return await self.session.send(method, params, timeout=timeout)
 
     # -- scripts ----------------------------------------------------------------------------
+
+    @property
+    def world_id(self) -> int | None:
+        return self._world_id
 
     async def world(self) -> int:
         """The execution context of pinchtab's isolated world in the main frame."""

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.browser import snapshot
+from pinchtab.browser import changes, snapshot
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
 
 
 async def current_snapshot(tab: "Tab") -> snapshot.Snapshot:
-    """The last whole-page snapshot, or a fresh one when there is none or the page has navigated."""
+    """The last whole-page snapshot while the page is unchanged since, else a fresh one (elements
+    that did not change keep their refs)."""
     snap = tab.refs.full
-    if snap is None or snap.document != tab.document:
+    if snap is None or await changes.changed_since(tab, snap):
         snap = await snapshot.capture(tab)
         tab.refs.replace(snap)
     return snap
