@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.frameinput import FrameOccluded, lift_point
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
@@ -19,6 +20,7 @@ from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageSc
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
+    from pinchtab.browser.snapshot import Node
     from pinchtab.browser.tab import Tab
 
 POINTER_KINDS = {"click", "dblclick", "hover"}
@@ -36,6 +38,7 @@ class Target:
     label: str
     x: float | None = None
     y: float | None = None
+    node: Node | None = None  # a ref's node: where it lives (frames.py scope, frame, owner)
 
 
 # `this` is the target node. Scrolls it into view when needed, then answers its visible centre in
@@ -108,7 +111,7 @@ POINT_JS = r"""function (checkDisabled) {
     }
     w = w.parent;
   }
-  return { x, y, occluded: !ok, by };
+  return { x, y, occluded: !ok, by, top: w === w.top };
 }"""
 
 FOCUS_JS = r"""function () {
@@ -204,7 +207,7 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
     if spec.ref:
         node = tab.refs.entry(spec.ref, tab.generations()).node
         label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
-        return Target(node.backend_id, label)
+        return Target(node.backend_id, label, node=node)
     if spec.selector:
         try:
             res = await tab.call_in_world(QUERY_JS, spec.selector, serialization={"serialization": "deep", "maxDepth": 0})
@@ -225,8 +228,12 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
 
 async def _on_node(tab: "Tab", target: Target, function: str, *args: Any) -> dict[str, Any]:
     assert target.backend_id is not None
+    node = target.node
     try:
-        res = await tab.call_on_node(target.backend_id, function, *args)
+        if node is not None and (node.scope or node.frame_id):
+            res = await tab.call_on_node(target.backend_id, function, *args, scope=node.scope, frame_id=node.frame_id)
+        else:
+            res = await tab.call_on_node(target.backend_id, function, *args)
     except CDPError as exc:
         kind, _ = classify_error(exc.cdp_message)
         if kind in ("element_not_found", "element_stale") or "does not belong" in exc.cdp_message:
@@ -247,6 +254,12 @@ async def _point(tab: "Tab", target: Target, *, check_disabled: bool) -> tuple[f
     if res.get("occluded"):
         by = f" by {res['by']}" if res.get("by") else ""
         raise Occluded(f"element is occluded: {target.label} is covered{by}; close the overlay or scroll first")
+    if not res.get("top", True) and target.node is not None and target.node.owner is not None:
+        try:
+            return await lift_point(tab, target.node, res["x"], res["y"])
+        except FrameOccluded as exc:
+            by = f" by {exc.by}" if exc.by else ""
+            raise Occluded(f"element is occluded: the frame of {target.label} is covered{by}; close the overlay or scroll first") from None
     return res["x"], res["y"]
 
 

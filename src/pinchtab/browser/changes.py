@@ -8,6 +8,7 @@ events): one small call in the isolated world reads it (~0.3 ms), against a new 
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -23,17 +24,26 @@ COUNT_JS = r"""() => {
 }"""
 
 
-def signal_of(tab: "Tab", world: int | None, mutations: Any) -> tuple[Any, ...]:
-    return (tab.document, world, mutations, tab.frame_events)
+def signal_of(tab: "Tab", world: int | None, mutations: Any,
+              foreign: list[tuple[str, str, Any]] = ()) -> tuple[Any, ...]:  # type: ignore[assignment]
+    """``foreign``: (scope, frame id, counter) of the frames walked in their own world."""
+    return (tab.document, world, mutations, tab.frame_events, tuple(foreign))
 
 
-async def current_signal(tab: "Tab") -> tuple[Any, ...]:
-    count = await tab.eval_in_world(COUNT_JS)
-    return signal_of(tab, tab.world_id, count)
+async def current_signal(tab: "Tab", foreign: tuple[tuple[str, str, Any], ...] = ()) -> tuple[Any, ...]:
+    async def frame_count(scope: str, frame_id: str) -> Any:
+        try:
+            return (await tab.frames.call(scope, frame_id, COUNT_JS)).get("value")
+        except Exception:
+            return None  # the frame is gone: a change
+
+    count, *counts = await asyncio.gather(tab.eval_in_world(COUNT_JS),
+                                          *(frame_count(s, f) for s, f, _ in foreign))
+    return signal_of(tab, tab.world_id, count, [(s, f, c) for (s, f, _), c in zip(foreign, counts)])
 
 
 async def changed_since(tab: "Tab", snap: "Snapshot") -> bool:
     """True when the page may differ from ``snap`` (a new document, a mutation, a frame event)."""
     if snap.signal is None or snap.document != tab.document or snap.signal[3] != tab.frame_events:
         return True
-    return await current_signal(tab) != snap.signal
+    return await current_signal(tab, snap.signal[4]) != snap.signal

@@ -74,6 +74,8 @@ def text_line(node: Node, *, indent: bool = True, sep: str = " ") -> str:
         parts.append(f"val={_q(node.value)}")
     if node.placeholder and not node.value:
         parts.append(f"placeholder={_q(node.placeholder)}")
+    if node.frame:  # an iframe owner: its frame's URL (its content follows, one level deeper)
+        parts.append(f"url={_q(node.frame.get('url', ''))}")
     parts.extend(f"[{f}]" for f in _flags(node))
     line = " ".join(parts)
     return ("  " * node.depth + line) if indent else line

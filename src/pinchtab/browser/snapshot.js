@@ -165,6 +165,7 @@
   const TEXTLIKE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color']);
   function fallbackRole(el, tag) {
     if (tag === 'input' && TEXTLIKE_INPUTS.has(el.type)) return 'textbox';
+    if (tag === 'iframe' || tag === 'frame') return 'Iframe';  // its content follows, one level deeper
     if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') return 'button';
     return '';
   }
@@ -213,9 +214,10 @@
     if (!hidden) {
       const clickable = SKIP_ROLE.has(role) &&
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
-      const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role)));
+      const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role) || role === 'Iframe'));
       if (keep) {
         let name = clip(el.computedName || '');
+        if (role === 'Iframe' && !name) name = clip(el.getAttribute('name') || '');
         if (clickable) {
           // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
           role = 'clickable';
@@ -249,6 +251,9 @@
     if (tag === 'iframe' || tag === 'frame') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
+      // fo: a frame owner; fx: its document is out of reach here (another origin), so the caller
+      // walks it in the frame's own context and puts its nodes after this one (framewalk.py)
+      if (rec) { rec.fo = 1; if (!doc) rec.fx = 1; }
       if (doc && doc.body) { observe(doc); visit(doc.body, childDepth, childCtx, childOwner); }
       return;
     }

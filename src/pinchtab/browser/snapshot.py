@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from pinchtab.browser import changes
+from pinchtab.browser import changes, framewalk
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 
 WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_text()
@@ -56,6 +56,13 @@ class Node:
     item: str | None = None        # text of the repeated item (mail row, comment, card) around it
     input_type: str | None = None  # type of a typed <input> (date, email, password...)
     modal: bool = False            # a modal dialog (aria-modal or <dialog> opened with showModal)
+    # Frames (framewalk.py): on an iframe owner, its frame ({"id", "url", "name"}) and whether its
+    # document had to be walked in its own context (another origin); on a node walked that way,
+    # the frame it was walked in and that frame's owner node.
+    frame: dict[str, str] | None = None
+    foreign: bool = False
+    frame_id: str | None = None
+    owner: Node | None = None
 
     @property
     def interactive(self) -> bool:
@@ -84,6 +91,11 @@ class Node:
         if self.placeholder:
             out["placeholder"] = self.placeholder
         out["nodeId"] = self.backend_id
+        if self.frame is not None:
+            out["childFrameId"] = self.frame.get("id", "")
+            out["childFrameUrl"] = self.frame.get("url", "")
+            if self.frame.get("name"):
+                out["childFrameName"] = self.frame["name"]
         return out
 
     def to_element(self) -> dict[str, Any]:
@@ -156,6 +168,8 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         item=rec.get("i"),
         input_type=rec.get("ty"),
         modal=rec.get("m", False),
+        frame={} if rec.get("fo") else None,
+        foreign=bool(rec.get("fx")),
     )
 
 
@@ -178,18 +192,27 @@ def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[No
 
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
                   depth: int | None = None) -> Snapshot:
-    """Walk the tab's page (same-origin iframes and open shadow roots included)."""
+    """Walk the tab's page: open shadow roots and frames of every origin included."""
     args = {"interactive": interactive, "selector": selector, "depth": depth}
+    walk = framewalk.FrameWalk(interactive, depth)
+    if selector is None:
+        framewalk.prefetch(tab, walk)
     try:
-        result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
-    except PageScriptError as exc:
-        if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
-            raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
-        raise
-    page, nodes = parse_walker_result(result)
-    if page.get("missing"):
-        raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
+        try:
+            result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
+        except PageScriptError as exc:
+            if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
+                raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
+            raise
+        page, nodes = parse_walker_result(result)
+        if page.get("missing"):
+            raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
+        world = tab.world_id
+        if any(n.frame is not None for n in nodes):
+            nodes = await framewalk.expand(tab, nodes, walk)
+    finally:
+        await framewalk.drain(walk)
     tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
                     interactive_only=interactive, selector=selector, depth=depth, document=tab.document,
-                    signal=changes.signal_of(tab, tab.world_id, page.get("mut")))
+                    signal=changes.signal_of(tab, world, page.get("mut"), walk.foreign))

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pinchtab.browser.frames import FrameHub
 from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
 from pinchtab.cdp import CDPError, Session
 from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
@@ -53,10 +54,11 @@ class Tab:
         self.frame_events = 0
         # find's intent cache (shared by the browser's tabs, keyed by tab id).
         self.intents = intents
+        self.frames = FrameHub(self)
 
     def generations(self) -> dict[str, int]:
         """Document generation of each frame session ("" = the tab's own): see ``RefCache``."""
-        return {"": self.document}
+        return {"": self.document, **self.frames.generations()}
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -76,6 +78,7 @@ class Tab:
             # computedRole/computedName are fast only while the accessibility tree is kept.
             s.send("Accessibility.enable"),
             s.send("Inspector.enable"),
+            self.frames.start(),
         )
 
     def detach(self) -> None:
@@ -208,11 +211,18 @@ class Tab:
         result = await self.call_in_world(function, *args, timeout=timeout)
         return result.get("value")
 
-    async def call_on_node(self, backend_id: int, function: str, *args: Any) -> Any:
-        """Call ``function`` with ``this`` = the DOM node; answers its JSON value."""
-        object_id = await self.resolve_node(backend_id)
+    async def call_on_node(self, backend_id: int, function: str, *args: Any, scope: str = "",
+                           frame_id: str | None = None) -> Any:
+        """Call ``function`` with ``this`` = the DOM node; answers its JSON value. A node of a
+        frame walked in its own context names its ``scope`` (frames.py) and ``frame_id``."""
+        if scope or frame_id:
+            session = self.frames.session(scope)
+            object_id = await self.frames.resolve(scope, frame_id, backend_id)
+        else:
+            session = self.session
+            object_id = await self.resolve_node(backend_id)
         try:
-            res = await self.send(
+            res = await session.send(
                 "Runtime.callFunctionOn",
                 {
                     "objectId": object_id,
@@ -223,7 +233,7 @@ class Tab:
                 },
             )
         finally:
-            asyncio.ensure_future(self._release(object_id))
+            asyncio.ensure_future(_release(session, object_id))
         _raise_script_error(res)
         return res["result"].get("value")
 
@@ -237,9 +247,6 @@ class Tab:
             res = await self.send("DOM.resolveNode", params)
         return res["object"]["objectId"]
 
-    async def _release(self, object_id: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.send("Runtime.releaseObject", {"objectId": object_id})
 
     async def location(self) -> tuple[str, str]:
         value = await self.eval_in_world("() => [location.href, document.title]")
@@ -390,6 +397,11 @@ class Tab:
 
     def next_navigation(self) -> asyncio.Future[str | None]:
         return self._next_navigation()
+
+
+async def _release(session: Session, object_id: str) -> None:
+    with contextlib.suppress(Exception):
+        await session.send("Runtime.releaseObject", {"objectId": object_id})
 
 
 def _raise_script_error(res: dict[str, Any]) -> None:
