@@ -53,6 +53,12 @@ def settled(http: httpx.Client, tab: str, role: str, name: str, **params: Any) -
         time.sleep(0.1)
 
 
+def payment_page(http: httpx.Client, tab: str, pages: str, origin: str) -> dict[str, Any]:
+    """frames3.html with its payment frame from ``origin``; its snapshot once the frame loaded."""
+    open_page(http, tab, f"{pages}/frames3.html?x={origin}")
+    return settled(http, tab, "textbox", "Card number")
+
+
 def pay_by_ref(http: httpx.Client, tab: str, s: dict[str, Any]) -> None:
     act(http, tab, kind="fill", ref=node(s, "textbox", "Card number")["ref"], value="4111 1111")
     act(http, tab, kind="check", ref=node(s, "checkbox", "Save card")["ref"])
@@ -73,8 +79,7 @@ def wait_paid(http: httpx.Client, tab: str, card: str) -> None:
 def test_cross_origin_frame_content_is_in_the_snapshot_and_its_refs_act(
         http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
     origin = other if kind == "same-site" else other_site(other)
-    open_page(http, tab, f"{pages}/frames3.html?x={origin}")
-    s = settled(http, tab, "textbox", "Card number")
+    s = payment_page(http, tab, pages, origin)
     owner = node(s, "Iframe", "Payment")
     assert owner["childFrameUrl"] == f"{origin}/pay.html" and owner["childFrameName"] == "pay"
     assert owner["childFrameId"]
@@ -107,8 +112,7 @@ def test_nested_frames_across_origins(http: httpx.Client, tab: str, pages: str, 
 
 
 def test_find_and_keyboard_reach_a_frame_of_another_site(http: httpx.Client, tab: str, pages: str, other: str) -> None:
-    open_page(http, tab, f"{pages}/frames3.html?x={other_site(other)}")
-    settled(http, tab, "textbox", "Card number")
+    payment_page(http, tab, pages, other_site(other))
     found = http.post(f"/tabs/{tab}/find", json={"query": "card number field"}).json()
     assert found["matches"][0]["name"] == "Card number", found
     act(http, tab, kind="type", ref=found["best_ref"], text="4242")
@@ -120,9 +124,7 @@ def test_find_and_keyboard_reach_a_frame_of_another_site(http: httpx.Client, tab
 def test_a_frame_that_navigates_or_goes_away_makes_its_refs_stale(
         http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
     origin = pages if kind == "same-origin" else other_site(other)
-    open_page(http, tab, f"{pages}/frames3.html?x={origin}")
-    s = settled(http, tab, "textbox", "Card number")
-    card = node(s, "textbox", "Card number")["ref"]
+    card = node(payment_page(http, tab, pages, origin), "textbox", "Card number")["ref"]
     js(http, tab, f"new Promise(r => {{ const f = document.getElementById('cross'); f.onload = r; f.src = '{origin}/pay.html?again'; }})")
     res = http.post(f"/tabs/{tab}/action", json={"kind": "fill", "ref": card, "value": "1"})
     assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
