@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.refs import StaleRef
+from pinchtab.browser.script_errors import raise_script_error
 from pinchtab.cdp import CDPError, Session
 
 if TYPE_CHECKING:
@@ -114,8 +116,6 @@ class FrameHub:
             return self.tab.session
         target = self.targets.get(scope)
         if target is None:
-            from pinchtab.browser.refs import StaleRef
-
             raise StaleRef("its frame is gone (the iframe was removed or navigated) - take a new /snapshot")
         return target.session
 
@@ -140,8 +140,6 @@ class FrameHub:
     async def call(self, scope: str, frame_id: str, function: str, *args: Any,
                    serialization: dict[str, Any] | None = None) -> dict[str, Any]:
         """Call ``function(*args)`` in pinchtab's isolated world of a frame; the CDP result object."""
-        from pinchtab.browser.tab import _raise_script_error
-
         params: dict[str, Any] = {"functionDeclaration": function, "arguments": [{"value": a} for a in args],
                                   "awaitPromise": True}
         if serialization:
@@ -158,7 +156,7 @@ class FrameHub:
                     self._worlds.pop((scope, frame_id), None)
                     continue
                 raise
-            _raise_script_error(res)
+            raise_script_error(res)
             return res["result"]
         raise AssertionError("unreachable")
 

@@ -10,6 +10,7 @@ into the page's. Same-origin frames are walked inline by ``snapshot.js`` itself.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +24,18 @@ if TYPE_CHECKING:
 MAX_NESTING = 8  # frames within frames walked this deep; deeper ones show their owner only
 
 
+# (tab, scope, frame id, walker arguments) -> the walker's CDP result in that frame (snapshot.py)
+FrameWalker = Callable[["Tab", str, str, dict[str, Any]], Awaitable[dict[str, Any]]]
+# the walker's CDP result -> (page info, nodes)
+WalkParser = Callable[[dict[str, Any]], tuple[dict[str, Any], list["Node"]]]
+
+
 @dataclass
 class FrameWalk:
     interactive: bool
     depth: int | None
+    walker: FrameWalker
+    parse: WalkParser
     # (scope, frame id, mutation counter) of each frame walked in its own world: changes.py reads
     # their counters again to tell whether the page changed
     foreign: list[tuple[str, str, Any]] = field(default_factory=list)
@@ -40,13 +49,10 @@ class FrameWalk:
 def prefetch(tab: "Tab", walk: FrameWalk) -> None:
     """Start walking the tab's out-of-process frames now: they run in other renderer processes,
     so their walks overlap the page's own instead of following it."""
-    from pinchtab.browser.snapshot import _SERIALIZATION, WALKER_JS
-
     if walk.depth is not None:
         return  # a frame's depth limit depends on where its owner sits
     for sid, target in tab.frames.targets.items():
-        walk.early[target.frame_id] = asyncio.ensure_future(
-            tab.frames.call(sid, target.frame_id, WALKER_JS, walk.args(None), serialization=_SERIALIZATION))
+        walk.early[target.frame_id] = asyncio.ensure_future(walk.walker(tab, sid, target.frame_id, walk.args(None)))
 
 
 async def drain(walk: FrameWalk) -> None:
@@ -91,8 +97,6 @@ async def expand(tab: "Tab", nodes: list["Node"], walk: FrameWalk, *, scope: str
 
 
 async def _walk_frame(tab: "Tab", owner: "Node", scope: str, frame_id: str, walk: FrameWalk, level: int) -> list["Node"]:
-    from pinchtab.browser.snapshot import _SERIALIZATION, WALKER_JS, parse_walker_result
-
     depth = None if walk.depth is None else walk.depth - owner.depth - 1
     if depth is not None and depth < 0:
         return []
@@ -101,10 +105,10 @@ async def _walk_frame(tab: "Tab", owner: "Node", scope: str, frame_id: str, walk
         if early is not None:
             result = await early
         else:
-            result = await tab.frames.call(scope, frame_id, WALKER_JS, walk.args(depth), serialization=_SERIALIZATION)
+            result = await walk.walker(tab, scope, frame_id, walk.args(depth))
     except (CDPError, PinchtabError):
         return []  # the frame went away or has no document yet: its owner stays, empty
-    page, nodes = parse_walker_result(result)
+    page, nodes = walk.parse(result)
     walk.foreign.append((scope, frame_id, page.get("mut")))
     for n in nodes:
         n.depth += owner.depth + 1

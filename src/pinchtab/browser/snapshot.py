@@ -190,11 +190,15 @@ def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[No
     return page, nodes
 
 
+async def _walk_frame(tab: Any, scope: str, frame_id: str, args: dict[str, Any]) -> dict[str, Any]:
+    return await tab.frames.call(scope, frame_id, WALKER_JS, args, serialization=_SERIALIZATION)
+
+
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
                   depth: int | None = None) -> Snapshot:
     """Walk the tab's page: open shadow roots and frames of every origin included."""
     args = {"interactive": interactive, "selector": selector, "depth": depth}
-    walk = framewalk.FrameWalk(interactive, depth)
+    walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result)
     if selector is None:
         framewalk.prefetch(tab, walk)
     try:

@@ -12,8 +12,9 @@ from typing import Any
 
 from pinchtab.browser.frames import FrameHub
 from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
+from pinchtab.browser.script_errors import raise_script_error as _raise_script_error
 from pinchtab.cdp import CDPError, Session
-from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
+from pinchtab.errors import BadRequest, BrowserError, Timeout
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.tab")
@@ -402,12 +403,3 @@ class Tab:
 async def _release(session: Session, object_id: str) -> None:
     with contextlib.suppress(Exception):
         await session.send("Runtime.releaseObject", {"objectId": object_id})
-
-
-def _raise_script_error(res: dict[str, Any]) -> None:
-    details = res.get("exceptionDetails")
-    if not details:
-        return
-    exc = details.get("exception") or {}
-    text = exc.get("description") or details.get("text") or "script error"
-    raise PageScriptError(text.splitlines()[0] if text else "script error")
