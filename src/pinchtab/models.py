@@ -108,6 +108,8 @@ class TextQuery(TabScoped):
     mode: Literal["readable", "raw"] = Field("readable", description="readable: main content; raw: all of innerText.")
     raw: bool = Field(False, description="Same as mode=raw.")
     max_chars: int | None = Field(None, ge=1, description="Cut the text to this many characters.")
+    frame_id: str | None = Field(None, description="Read this frame (childFrameId of an Iframe node) instead of "
+                                                   "the page or the tab's frame scope.")
 
     @model_validator(mode="after")
     def _raw(self) -> "TextQuery":

@@ -135,3 +135,51 @@ def test_a_frame_that_navigates_or_goes_away_makes_its_refs_stale(
     js(http, tab, "document.getElementById('cross').remove()")
     res = http.post(f"/tabs/{tab}/action", json={"kind": "fill", "ref": new, "value": "1"})
     assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
+
+
+def frame(http: httpx.Client, tab: str, target: str) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/frame", json={"target": target})
+
+
+@pytest.mark.parametrize("kind", ["same-origin", "other-site"])
+def test_frame_scope_for_selectors_snapshot_and_text(http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
+    origin = pages if kind == "same-origin" else other_site(other)
+    s = payment_page(http, tab, pages, origin)
+    assert http.get(f"/tabs/{tab}/frame").json() == {"tabId": tab, "scoped": False, "target": "main", "current": "main"}
+    missing = http.post(f"/tabs/{tab}/action", json={"kind": "fill", "selector": "#card", "value": "1"})
+    assert missing.status_code == 404  # selectors stay in the page until a frame is scoped
+    res = frame(http, tab, "#cross")
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["scoped"] is True and body["frame"]["frameUrl"] == f"{origin}/pay.html"
+    assert body["frame"]["frameName"] == "pay" and body["target"] == node(s, "Iframe", "Payment")["childFrameId"]
+    act(http, tab, kind="fill", selector="#card", value="77")
+    act(http, tab, kind="check", selector="label:Save card")
+    act(http, tab, kind="click", selector="text:Pay now")
+    wait_paid(http, tab, "77")
+    scoped = snap(http, tab, filter="interactive")
+    assert [n["name"] for n in scoped["nodes"]] == ["Card number", "Save card", "Country", "Pay now"]
+    assert node(scoped, "textbox", "Card number")["ref"] == node(s, "textbox", "Card number")["ref"]
+    text = http.get(f"/tabs/{tab}/text").json()
+    assert "PAID 77" in text["text"] and text["url"] == f"{origin}/pay.html"
+    assert frame(http, tab, "main").json()["scoped"] is False
+    assert "PAID" not in http.get(f"/tabs/{tab}/text").json()["text"]
+    fid = node(s, "Iframe", "Payment")["childFrameId"]
+    assert "PAID 77" in http.get(f"/tabs/{tab}/text", params={"frameId": fid}).json()["text"]
+    # by ref, by name; a ref that is no iframe is refused
+    assert frame(http, tab, node(s, "Iframe", "Payment")["ref"]).json()["frame"]["frameId"] == fid
+    assert frame(http, tab, "pay").json()["frame"]["frameId"] == fid
+    bad = frame(http, tab, node(s, "heading", "Checkout")["ref"])
+    assert bad.status_code == 400 and "not an iframe owner" in bad.json()["error"]
+
+
+def test_nested_frames_need_a_hop_each(http: httpx.Client, tab: str, pages: str, other: str) -> None:
+    open_page(http, tab, f"{pages}/nested.html?o={other_site(other)}&x={other}")
+    settled(http, tab, "textbox", "Card number")
+    assert frame(http, tab, "#outer").status_code == 200
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "focus", "selector": "#card"}).status_code == 404
+    res = frame(http, tab, "#inner-pay")
+    assert res.status_code == 200 and res.json()["frame"]["frameName"] == "inner-pay"
+    act(http, tab, kind="type", selector="#card", text="31")
+    act(http, tab, kind="click", selector="#pay")
+    wait_paid(http, tab, "31")

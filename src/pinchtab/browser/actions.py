@@ -11,12 +11,13 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser import targets
 from pinchtab.browser.frameinput import FrameOccluded, lift_point
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
-from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
+from pinchtab.errors import BadRequest, BrowserError, Conflict
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
@@ -188,9 +189,6 @@ PAGE_SCROLL_JS = r"""(dx, dy) => {
   return { scrollX: window.scrollX, scrollY: window.scrollY };
 }"""
 
-QUERY_JS = r"""(selector) => document.querySelector(selector)"""
-
-
 def _check_result(res: Any, target: Target) -> dict[str, Any]:
     if not isinstance(res, dict):
         return {}
@@ -208,15 +206,10 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
         node = tab.refs.entry(spec.ref, tab.generations()).node
         label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
         return Target(node.backend_id, label, node=node)
-    if spec.selector:
-        try:
-            res = await tab.call_in_world(QUERY_JS, spec.selector, serialization={"serialization": "deep", "maxDepth": 0})
-        except PageScriptError as exc:
-            raise BadRequest(f"invalid CSS selector {spec.selector!r}", "bad_selector") from exc
-        value = res.get("deepSerializedValue", {})
-        if value.get("type") != "node":
-            raise NotFound(f"no element matches selector {spec.selector!r}", "selector_not_found")
-        return Target(value["value"]["backendNodeId"], repr(spec.selector))
+    if spec.selector:  # PinchTab's unified selectors, in the tab's frame scope (targets.py)
+        node = await targets.resolve(tab, spec.selector)
+        label = f"{node.ref} ({spec.selector!r})" if node.ref else repr(spec.selector)
+        return Target(node.backend_id, label, node=node)
     if spec.x is not None and spec.y is not None:
         if spec.kind in NEEDS_ELEMENT:
             raise BadRequest(f"{spec.kind} needs a ref or selector, not coordinates", "missing_target")

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.refs import StaleRef
 from pinchtab.browser.script_errors import raise_script_error
+from pinchtab.browser.snapshot import Node
 from pinchtab.cdp import CDPError, Session
+from pinchtab.errors import NotFound
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -30,6 +32,24 @@ log = logging.getLogger("pinchtab.frames")
 WORLD_NAME = "pinchtab"
 _AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True,
                 "filter": [{"type": "iframe", "exclude": False}]}
+
+
+@dataclass
+class FrameScope:
+    """The frame selector-based work happens in (PinchTab's ``/frame``), set by ``scoping.py``."""
+
+    frame_id: str
+    scope: str               # the session holding the frame
+    url: str
+    name: str
+    owner: Node              # the iframe element (its own scope, frame and owner: frameinput.py)
+    document: int            # the tab's main document then (a new one ends the scope)
+
+    def to_json(self) -> dict[str, str]:
+        out = {"frameId": self.frame_id, "frameUrl": self.url, "frameName": self.name}
+        if self.owner.ref:
+            out["ownerRef"] = self.owner.ref
+        return out
 
 
 @dataclass
@@ -51,6 +71,7 @@ class FrameHub:
         self.tab = tab
         self.targets: dict[str, FrameTarget] = {}   # session id -> out-of-process frame
         self._worlds: dict[tuple[str, str], int] = {}  # (scope, frame id) -> isolated world context
+        self._current: FrameScope | None = None
 
     # -- targets ------------------------------------------------------------------------------
 
@@ -126,6 +147,47 @@ class FrameHub:
                 return sid
         return parent_scope
 
+    # -- the frame scope -----------------------------------------------------------------------
+
+    @property
+    def current(self) -> FrameScope | None:
+        """The frame scope, while its frame is still there (else none: the main document)."""
+        cur = self._current
+        if cur is not None and (cur.document != self.tab.document or (cur.scope and cur.scope not in self.targets)):
+            self._current = cur = None
+        return cur
+
+    def set_scope(self, scope: FrameScope | None) -> None:
+        self._current = scope
+
+    async def call_in_scope(self, function: str, *args: Any, serialization: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``function(*args)`` in pinchtab's isolated world of the scoped frame (or the page)."""
+        cur = self.current
+        if cur is None:
+            return await self.tab.call_in_world(function, *args, serialization=serialization)
+        return await self.call(cur.scope, cur.frame_id, function, *args, serialization=serialization)
+
+    def node_in_scope(self, backend_id: int, label: str) -> Node:
+        """A node found by a script in the scoped frame, addressed like a snapshot's."""
+        cur = self.current
+        if cur is None:
+            return Node("", "", label, 0, backend_id)
+        return Node("", "", label, 0, backend_id, scope=cur.scope, frame_id=cur.frame_id, owner=cur.owner)
+
+    async def locate(self, frame_id: str) -> str:
+        """The scope holding ``frame_id`` (any frame of the tab, nested or out of process)."""
+        for sid, target in self.targets.items():
+            if target.frame_id == frame_id:
+                return sid
+        for scope in ("", *self.targets):
+            if frame_id in await self.frame_tree(scope):
+                return scope
+        raise NotFound(f"frame {frame_id} not found in this tab; the Iframe nodes of /snapshot carry "
+                       "their childFrameId", "frame_not_found")
+
+    def view(self, scope: str, frame_id: str) -> "FrameView":
+        return FrameView(self, scope, frame_id)
+
     # -- scripts in frames ----------------------------------------------------------------------
 
     async def world(self, scope: str, frame_id: str) -> int:
@@ -198,3 +260,18 @@ class FrameHub:
                             "parent": f.get("parentId", "")}
             stack.extend(node.get("childFrames", []))
         return out
+
+
+class FrameView:
+    """A frame seen as a page by readers written for a tab (``content.readable_text``): scripts
+    run in the frame's isolated world, its location is the frame's."""
+
+    def __init__(self, hub: FrameHub, scope: str, frame_id: str) -> None:
+        self.hub, self.scope, self.frame_id = hub, scope, frame_id
+
+    async def eval_in_world(self, function: str, *args: Any, timeout: float | None = None) -> Any:
+        return (await self.hub.call(self.scope, self.frame_id, function, *args)).get("value")
+
+    async def location(self) -> tuple[str, str]:
+        value = await self.eval_in_world("() => [location.href, document.title]")
+        return value[0], value[1]

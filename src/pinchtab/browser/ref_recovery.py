@@ -20,7 +20,7 @@ async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
     intent = tab.intents.lookup(tab.id, ref)
     if intent is None:
         return None
-    tab.refs.replace(await snapshot.capture(tab))
+    tab.refs.replace(await snapshot.capture(tab, whole=True))
     match = rematch(intent, tab.refs.index)
     if match is None:
         return {"recovered": False, "original_ref": ref, "reason": f"no element safely matches {intent.query!r} any more"}

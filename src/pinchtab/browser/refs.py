@@ -44,7 +44,7 @@ class RefCache:
         self.full: Snapshot | None = None           # the last whole-page snapshot (find matches it)
         # The last snapshot of each kind (filter, selector), which a diff compares against:
         # an interactive diff after a full snapshot must not report every text node as removed.
-        self._last_of_kind: dict[tuple[bool, str | None, int | None], Snapshot] = {}
+        self._last_of_kind: dict[tuple[bool, str | None, int | None, str | None], Snapshot] = {}
         self._by_key: dict[ElementKey, str] = {}
         self._entries: OrderedDict[str, RefEntry] = OrderedDict()  # least recently seen first
         self._next = 0
@@ -111,7 +111,7 @@ class RefCache:
 
     def replace(self, snapshot: Snapshot) -> Snapshot | None:
         """Record ``snapshot`` (its nodes already identified); answers the previous one of its kind."""
-        kind = (snapshot.interactive_only, snapshot.selector, snapshot.depth)
+        kind = (snapshot.interactive_only, snapshot.selector, snapshot.depth, snapshot.frame_id)
         previous = self._last_of_kind.get(kind)
         if len(self._last_of_kind) >= 8 and kind not in self._last_of_kind:
             self._last_of_kind.pop(next(iter(self._last_of_kind)))

@@ -16,12 +16,13 @@ from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
 from pinchtab.browser import actions, content, formatting, snapshot
 from pinchtab.browser.browser import Browser
+from pinchtab.browser.ops.frames import FrameOps, text_source
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService:
+class BrowserService(FrameOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -147,7 +148,8 @@ class BrowserService:
 
     async def text(self, req: m.TextQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await content.readable_text(tab, raw=req.raw, max_chars=req.max_chars)
+            return await content.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
+                                               max_chars=req.max_chars)
 
     async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
         async with self.browser.use_tab(req.tab_id) as tab:

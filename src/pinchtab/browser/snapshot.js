@@ -158,6 +158,9 @@
         (el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')))) d.m = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
+    else if (title) d.tn = 1;  // named by its title (the title: locator)
+    const testid = el.getAttribute('data-testid');
+    if (testid) d.ti = clip(testid);
   }
 
   // Controls Chromium gives no ARIA role (computedRole ''), or only 'generic', that an agent
@@ -282,7 +285,10 @@
   for (const o of watch.obs) watch.n += o.obs.takeRecords().length;
   const page = { url: location.href, title: document.title, mut: watch.n };
   let root = document.body || document.documentElement;
-  if (opts.selector) {
+  if (opts.picked) {
+    root = globalThis.__pinchtabPicked;  // the element selectors.py picked just before, in this world
+    if (!root || !root.isConnected) return [JSON.stringify(Object.assign(page, { missing: true })), []];
+  } else if (opts.selector) {
     root = document.querySelector(opts.selector);
     if (!root) return [JSON.stringify(Object.assign(page, { missing: true })), []];
   }

@@ -16,7 +16,8 @@ from importlib import resources
 from typing import Any
 
 from pinchtab.browser import changes, framewalk
-from pinchtab.errors import BadRequest, NotFound, PageScriptError
+from pinchtab.browser.selectors import parse_selector, pick
+from pinchtab.errors import BadRequest, NotFound
 
 WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_text()
 
@@ -59,6 +60,8 @@ class Node:
     # Frames (framewalk.py): on an iframe owner, its frame ({"id", "url", "name"}) and whether its
     # document had to be walked in its own context (another origin); on a node walked that way,
     # the frame it was walked in and that frame's owner node.
+    testid: str | None = None       # data-testid
+    titled: bool = False             # its name is its title attribute
     frame: dict[str, str] | None = None
     foreign: bool = False
     frame_id: str | None = None
@@ -116,6 +119,10 @@ class Node:
             el["disabled"] = True
         if self.modal:
             el["modal"] = True
+        if self.testid:
+            el["testid"] = self.testid
+        if self.titled:
+            el["titled"] = True
         return el
 
     def state(self) -> tuple[Any, ...]:
@@ -133,6 +140,7 @@ class Snapshot:
     selector: str | None = None
     depth: int | None = None
     document: int = 0  # Tab.document when taken
+    frame_id: str | None = None  # the frame scope it was taken in (frames.py), None for the page
     signal: tuple[Any, ...] | None = None  # changes.py's change signal when taken
     taken_at: float = field(default_factory=time.monotonic)
 
@@ -142,7 +150,7 @@ class Snapshot:
     @property
     def whole_page(self) -> bool:
         """Every node of the page: what find matches against."""
-        return not self.interactive_only and self.selector is None and self.depth is None
+        return not self.interactive_only and self.selector is None and self.depth is None and self.frame_id is None
 
 
 def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
@@ -168,6 +176,8 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         item=rec.get("i"),
         input_type=rec.get("ty"),
         modal=rec.get("m", False),
+        testid=rec.get("ti"),
+        titled=bool(rec.get("tn")),
         frame={} if rec.get("fo") else None,
         foreign=bool(rec.get("fx")),
     )
@@ -195,28 +205,40 @@ async def _walk_frame(tab: Any, scope: str, frame_id: str, args: dict[str, Any])
 
 
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
-                  depth: int | None = None) -> Snapshot:
-    """Walk the tab's page: open shadow roots and frames of every origin included."""
-    args = {"interactive": interactive, "selector": selector, "depth": depth}
+                  depth: int | None = None, whole: bool = False) -> Snapshot:
+    """Walk the tab's page (or its frame scope, frames.py): open shadow roots and frames of every
+    origin included. ``selector`` (CSS, XPath or text: selectors.py) walks one element's subtree;
+    ``whole`` walks the whole page whatever the frame scope (find's snapshot)."""
+    scoped = None if whole else tab.frames.current
+    args: dict[str, Any] = {"interactive": interactive, "selector": None, "depth": depth}
+    if selector is not None:
+        sel = parse_selector(selector)
+        if sel.kind not in ("css", "xpath", "text"):
+            raise BadRequest(f"invalid snapshot selector {selector!r}: use CSS, XPath (xpath: or //) or text:, "
+                             "optionally in first:/last:/nth:", "bad_selector")
+        await pick(tab, sel, selector)
+        args["picked"] = True
     walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result)
-    if selector is None:
+    if selector is None and scoped is None:
         framewalk.prefetch(tab, walk)
     try:
-        try:
+        if scoped is None:
             result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
-        except PageScriptError as exc:
-            if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
-                raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
-            raise
+        else:
+            result = await _walk_frame(tab, scoped.scope, scoped.frame_id, args)
         page, nodes = parse_walker_result(result)
         if page.get("missing"):
             raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
         world = tab.world_id
-        if any(n.frame is not None for n in nodes):
+        if scoped is not None:
+            nodes = await framewalk.expand(tab, nodes, walk, scope=scoped.scope, frame_id=scoped.frame_id,
+                                           owner=scoped.owner)
+        elif any(n.frame is not None for n in nodes):
             nodes = await framewalk.expand(tab, nodes, walk)
     finally:
         await framewalk.drain(walk)
     tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
                     interactive_only=interactive, selector=selector, depth=depth, document=tab.document,
-                    signal=changes.signal_of(tab, world, page.get("mut"), walk.foreign))
+                    signal=changes.signal_of(tab, world, page.get("mut"), walk.foreign),
+                    frame_id=scoped.frame_id if scoped else None)

@@ -1,0 +1,1 @@
+"""``BrowserService`` mixins, one module per concern (each method named after its route)."""
