@@ -111,3 +111,60 @@ def test_find_reuses_its_snapshot_while_the_page_is_unchanged(http: httpx.Client
     js(http, tab, "document.getElementById('email').value = 'typed by a script'")  # no DOM mutation
     js(http, tab, "document.querySelector('h1').textContent = 'Welcome, again'")
     assert find(http, tab, "welcome again heading")["matches"][0]["name"] == "Welcome, again"
+
+
+def test_navigate_without_a_tab_opens_one_and_makes_it_current(http: httpx.Client, pages: str) -> None:
+    first = http.post("/navigate", json={"url": f"{pages}/login.html"}).json()
+    second = http.post("/navigate", json={"url": f"{pages}/buttons.html"}).json()
+    try:
+        assert first["tabId"] != second["tabId"]
+        assert http.get("/text").json()["url"] == f"{pages}/buttons.html"  # the new tab is current
+        assert http.get("/text", params={"tabId": first["tabId"]}).json()["url"] == f"{pages}/login.html"
+        same = http.post("/navigate", json={"url": f"{pages}/table.html", "currentTab": True}).json()
+        assert same["tabId"] == second["tabId"]
+        again = http.post("/navigate", json={"url": f"{pages}/login.html", "tabId": first["tabId"]}).json()
+        assert again["tabId"] == first["tabId"]
+    finally:
+        for t in (first["tabId"], second["tabId"]):
+            http.post(f"/tabs/{t}/close")
+
+
+def test_html_styles_and_snapshot_to_file(http: httpx.Client, tab: str, pages: str, tmp_path) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    html = http.get(f"/tabs/{tab}/html", params={"selector": "#login"}).json()
+    assert html["html"].startswith('<form id="login"') and 'id="password"' in html["html"]
+    page = http.get(f"/tabs/{tab}/html", params={"maxChars": 20}).json()
+    assert page["html"] == "<html><head><meta ch" and page["truncated"] is True
+    ref = ref_of(snap(http, tab), "button", "Log in")
+    styles = http.get(f"/tabs/{tab}/styles", params={"ref": ref, "prop": "display"}).json()
+    assert styles["styles"] == {"display": "inline-block"}
+    assert len(http.get(f"/tabs/{tab}/styles", params={"selector": "label:Email address"}).json()["styles"]) > 100
+    res = http.get(f"/tabs/{tab}/snapshot", params={"output": "file", "format": "compact"})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    with open(body["path"], encoding="utf-8") as f:
+        assert f'{ref}:button "Log in"' in f.read()
+    assert body["count"] > 5 and body["path"].endswith(".txt")
+
+
+def test_unified_selectors_in_actions_and_snapshots(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    for selector, value in (("label:Email address", "a@b.c"), ("placeholder:you@example", "c@d.e"),
+                            ("xpath://input[@id='email']", "e@f.g"), ("//input[@type='email']", "g@h.i"),
+                            ("first:input", "i@j.k"), ("find:email field", "k@l.m"), ("role:textbox Email", "m@n.o")):
+        res = act(http, tab, kind="fill", selector=selector, value=value)
+        assert res.status_code == 200, (selector, res.text)
+        assert js(http, tab, "document.getElementById('email').value") == value, selector
+    assert act(http, tab, kind="fill", selector="nth:1:input", value="hunter2").status_code == 200
+    assert js(http, tab, "document.getElementById('password').value") == "hunter2"
+    for bad in ("nth:x:input", "first:find:log in", "xpath://[", "#"):
+        res = act(http, tab, kind="click", selector=bad)
+        assert res.status_code == 400 and res.json()["code"] == "bad_selector", (bad, res.text)
+    res = act(http, tab, kind="click", selector="label:No such field")
+    assert res.status_code == 404 and res.json()["code"] == "selector_not_found"
+    found = find(http, tab, "first:role:link")
+    assert "structured" in found["strategy"] and found["matches"][0]["name"] == "Home"
+    part = http.get(f"/tabs/{tab}/snapshot", params={"selector": "xpath://form", "filter": "interactive"}).json()
+    assert [n["role"] for n in part["nodes"]][:2] == ["textbox", "textbox"]
+    assert act(http, tab, kind="click", selector="text:Log in").status_code == 200
+    assert js(http, tab, "new Promise(r => setTimeout(() => r(!!document.getElementById('welcome')), 200))")

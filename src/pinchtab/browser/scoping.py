@@ -37,6 +37,9 @@ async def set_scope(tab: "Tab", target: str) -> dict[str, Any]:
     owner, frame_id = await _owner_of(tab, target)
     scope = tab.frames.scope_of_frame(frame_id, owner.scope)
     info = (await tab.frames.frame_tree(scope)).get(frame_id, {})
+    if info.get("url", "").startswith("chrome-error:"):
+        raise BadRequest(f"frame {target!r} did not load its page (a network or blocking error): nothing to scope to",
+                         "frame_not_loaded")
     tab.frames.set_scope(FrameScope(frame_id, scope, info.get("url", ""), info.get("name", ""), owner, tab.document))
     return describe(tab)
 

@@ -14,15 +14,16 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, content, formatting, snapshot
+from pinchtab.browser import actions, content, formatting, snapshot, snapshot_files
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.frames import FrameOps, text_source
+from pinchtab.browser.ops.inspect import InspectOps
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService(FrameOps):
+class BrowserService(FrameOps, InspectOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -73,7 +74,10 @@ class BrowserService(FrameOps):
 
     async def navigate(self, req: m.NavigateRequest) -> dict[str, Any]:
         target = normalize_url(req.url, self.config.security.allowed_schemes)
-        tab_id = (await self.browser.new_tab()).id if req.new_tab else req.tab_id
+        # PinchTab's rule: without a tabId, a new tab (which becomes current); with one, that tab.
+        # currentTab (the CLI's rule) loads it in the current tab instead.
+        opens = req.new_tab or not (req.tab_id or req.current_tab)
+        tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
             try:
@@ -113,8 +117,12 @@ class BrowserService(FrameOps):
             previous = tab.refs.replace(snap)
         if req.diff:
             changes = formatting.diff_snapshots(previous, snap)
-            return formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
-        return formatting.render(snap, req.format, max_tokens=req.max_tokens)
+            out = formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+        else:
+            out = formatting.render(snap, req.format, max_tokens=req.max_tokens)
+        if req.output == "file":
+            return snapshot_files.write(self.config, snap, out, req.format)
+        return out
 
     async def find(self, req: m.FindRequest) -> dict[str, Any]:
         from pinchtab.browser.tab_find import find_in_tab

@@ -14,7 +14,7 @@ from pinchtab.browser.frames import FrameHub
 from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
 from pinchtab.browser.script_errors import raise_script_error as _raise_script_error
 from pinchtab.cdp import CDPError, Session
-from pinchtab.errors import BadRequest, BrowserError, Timeout
+from pinchtab.errors import BrowserError, Timeout
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.tab")
@@ -332,9 +332,10 @@ class Tab:
         hist = await self.send("Page.getNavigationHistory")
         index = hist["currentIndex"] + delta
         entries = hist["entries"]
-        if not 0 <= index < len(entries):
-            word = "back" if delta < 0 else "forward"
-            raise BadRequest(f"cannot go {word}: no such entry in this tab's history", "no_history")
+        # No entry there (or only the blank page a new tab starts on): stay put, as PinchTab does.
+        if not 0 <= index < len(entries) or (index == 0 and entries[0].get("url") == "about:blank"):
+            url, title = await self.location()
+            return {"tabId": self.id, "url": url, "title": title}
         deadline = time.monotonic() + timeout_ms / 1000
         navigated = self._next_navigation()
         await self.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})

@@ -23,6 +23,7 @@ import asyncio
 import base64
 import json
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,8 +117,21 @@ def _check_url(url: str) -> str:
 
 # -- handlers that shape an answer (the rest are one-line lambdas in TOOLS) -----------------------
 
+# The tab each MCP session (its client) last navigated: pinchtab_navigate without tabId reuses it
+# ("uses current tab if omitted"), and opens a tab only when the session has none (or it closed).
+_SESSION_TAB: "weakref.WeakKeyDictionary[AsyncClient, str]" = weakref.WeakKeyDictionary()
+
+
 async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
-    res = await c.navigate(_check_url(a["url"]), tab_id=a["tabId"])
+    url = _check_url(a["url"])
+    tab = a["tabId"] or _SESSION_TAB.get(c)
+    try:
+        res = await c.navigate(url, tab_id=tab)
+    except PinchtabClientError as exc:
+        if a["tabId"] or not tab or exc.status != 404:
+            raise
+        res = await c.navigate(url)  # the session's tab was closed: a new one
+    _SESSION_TAB[c] = res["tabId"]
     return {"tabId": res["tabId"], "url": res["url"], "title": res["title"]}
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pinchtab.api.route import Route
-from pinchtab.api.routes import attach, core, frames, orchestrator
+from pinchtab.api.routes import attach, core, frames, inspect, orchestrator
 
-ROUTES: tuple[Route, ...] = core.ROUTES + orchestrator.ROUTES + attach.ROUTES + frames.ROUTES
+ROUTES: tuple[Route, ...] = core.ROUTES + orchestrator.ROUTES + attach.ROUTES + frames.ROUTES + inspect.ROUTES
 
 ROUTES_BY_NAME: dict[str, Route] = {r.name: r for r in ROUTES}
 if len(ROUTES_BY_NAME) != len(ROUTES):
