@@ -200,6 +200,16 @@ def test_find_first_then_snapshot_then_act_on_finds_refs(mcp: McpSession, tab: s
     assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
 
 
+def test_navigate_without_a_tab_reuses_the_sessions_tab(mcp: McpSession, bridge: str, pages: str) -> None:
+    first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+    again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
+    assert again == first
+    httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+    fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+    assert fresh != first  # its tab was closed: a new one
+    httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+
+
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
     mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
     refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "compact": True}))
