@@ -15,7 +15,8 @@ from pydantic.alias_generators import to_camel
 MAX_WAIT_MS = 30000
 
 ActionKind = Literal[
-    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck"
+    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
+    "scrollintoview",
 ]
 ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
 

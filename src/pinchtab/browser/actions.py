@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
 
 POINTER_KINDS = {"click", "dblclick", "hover"}
-NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck"}
+NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrollintoview"}
 DEFAULT_SCROLL = 300
 
 
@@ -319,6 +319,8 @@ async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]
         return None
     if kind == "scroll":
         return await _scroll(tab, spec, target)
+    if kind == "scrollintoview":  # PinchTab's kind: the element to the middle of its scrollers
+        return await _on_node(tab, target, SCROLL_JS, None, None)
     if kind in ("check", "uncheck"):
         want = kind == "check"
         res = await _on_node(tab, target, CHECKED_JS)
