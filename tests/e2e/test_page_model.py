@@ -168,3 +168,19 @@ def test_unified_selectors_in_actions_and_snapshots(http: httpx.Client, tab: str
     assert [n["role"] for n in part["nodes"]][:2] == ["textbox", "textbox"]
     assert act(http, tab, kind="click", selector="text:Log in").status_code == 200
     assert js(http, tab, "new Promise(r => setTimeout(() => r(!!document.getElementById('welcome')), 200))")
+
+
+def test_a_click_that_opens_a_tab_says_which(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/popups.html")
+    for selector, page in (("#blank", "login.html"), ("#open", "buttons.html")):
+        res = act(http, tab, kind="click", selector=selector)
+        assert res.status_code == 200, res.text
+        new = res.json()["newTab"]
+        try:
+            assert new["url"] == f"{pages}/{page}" and new["tabId"] != tab
+            listed = {t["id"]: t["url"] for t in http.get("/tabs").json()["tabs"]}
+            assert listed[new["tabId"]] == new["url"]
+        finally:
+            http.post(f"/tabs/{new['tabId']}/close")
+    stay = act(http, tab, kind="click", selector="#stay").json()
+    assert "newTab" not in stay

@@ -18,6 +18,7 @@ from pinchtab.browser import actions, content, formatting, snapshot, snapshot_fi
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.frames import FrameOps, text_source
 from pinchtab.browser.ops.inspect import InspectOps
+from pinchtab.browser.popups import PopupWatch
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
@@ -137,7 +138,15 @@ class BrowserService(FrameOps, InspectOps):
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+            watch = PopupWatch(self.browser, tab)
+            try:
+                out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+            finally:
+                watch.stop()
+            opened = await watch.opened(self.nav_timeout_ms)
+        if opened:
+            out["newTab"] = opened
+        return out
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
         """Run in order; at the first failure raise it, carrying the results so far."""

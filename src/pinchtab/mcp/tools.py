@@ -201,7 +201,9 @@ TOOLS: tuple[ToolDef, ...] = (
         "pinchtab_snapshot",
         "Get an accessibility tree snapshot of the current page: one line per element with its ref "
         "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
-        "the refs that interaction tools (click, type, fill, ...) take. Use interactive and compact to save tokens.",
+        "the refs that interaction tools (click, type, fill, ...) take; a ref names the same element in every "
+        "later snapshot and find result. Iframes of every origin appear as Iframe nodes (with the frame's URL) "
+        "followed by their content, whose refs work like any other. Use interactive and compact to save tokens.",
         (
             TAB,
             Param("interactive", bool, "Only return interactive elements (buttons, links, inputs)."),
@@ -281,7 +283,8 @@ TOOLS: tuple[ToolDef, ...] = (
         "Fill an input field by setting its value and dispatching input/change events. Works with React, "
         "Vue, Angular and other frameworks that intercept native input events; prefer it over "
         "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
-        (Param("ref", str, "Element ref (e.g. e5) or CSS selector.", required=True),
+        (Param("ref", str, "Element ref (e.g. e5) or a selector: CSS, label:Email, placeholder:..., "
+                           "role:textbox Name, text:..., xpath:..., first:/last:/nth:<n>: wrappers.", required=True),
          Param("value", str, "Value to set.", required=True), TAB),
         _fill,
     ),
