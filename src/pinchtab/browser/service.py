@@ -138,12 +138,16 @@ class BrowserService(FrameOps, InspectOps):
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            watch = PopupWatch(self.browser, tab)
-            try:
-                out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
-            finally:
-                watch.stop()
-            opened = await watch.opened(self.nav_timeout_ms)
+            return await self._perform(tab, req)
+
+    async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
+        """One action; a tab it opened is named in ``newTab`` (popups.py)."""
+        watch = PopupWatch(self.browser, tab)
+        try:
+            out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+        finally:
+            watch.stop()
+        opened = await watch.opened(self.nav_timeout_ms)
         if opened:
             out["newTab"] = opened
         return out
@@ -154,7 +158,7 @@ class BrowserService(FrameOps, InspectOps):
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
                 try:
-                    results.append(await actions.perform(tab, action, timeout_ms=self.nav_timeout_ms))
+                    results.append(await self._perform(tab, action))
                 except PinchtabError as exc:
                     exc.extra = {"failedIndex": i, "results": results}
                     exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
