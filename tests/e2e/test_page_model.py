@@ -184,3 +184,14 @@ def test_a_click_that_opens_a_tab_says_which(http: httpx.Client, tab: str, pages
             http.post(f"/tabs/{new['tabId']}/close")
     stay = act(http, tab, kind="click", selector="#stay").json()
     assert "newTab" not in stay
+
+
+def test_wait_takes_unified_selectors(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/rerender.html")
+    js(http, tab, "setTimeout(addItem, 300); 1")
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "label:Quantity", "timeout": 5000})
+    assert res.status_code == 200 and res.json()["present"] is True, res.text
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "xpath://li[2]", "timeout": 300})
+    assert res.status_code == 200 and res.json()["present"] is False, res.text
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "xpath://[", "timeout": 300})
+    assert res.status_code == 400 and res.json()["code"] == "bad_selector"
