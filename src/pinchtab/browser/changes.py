@@ -9,6 +9,7 @@ events): one small call in the isolated world reads it (~0.3 ms), against a new 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ COUNT_JS = r"""() => {
 
 
 def signal_of(tab: "Tab", world: int | None, mutations: Any,
-              foreign: list[tuple[str, str, Any]] = ()) -> tuple[Any, ...]:  # type: ignore[assignment]
+              foreign: Sequence[tuple[str, str, Any]] = ()) -> tuple[Any, ...]:
     """``foreign``: (scope, frame id, counter) of the frames walked in their own world."""
     return (tab.document, world, mutations, tab.frame_events, tuple(foreign))
 

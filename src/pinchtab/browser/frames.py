@@ -123,11 +123,21 @@ class FrameHub:
         if target is None:
             return
         self.tab.frame_events += 1
+        self._drop(target)
+
+    def _drop(self, target: FrameTarget) -> None:
         for off in target.offs:
             off()
         sid = target.session.session_id
         self._worlds = {k: v for k, v in self._worlds.items() if k[0] != sid}
         self.tab.session.connection.drop_session(sid)
+
+    def close(self) -> None:
+        """The tab is gone: forget its frame sessions."""
+        for target in self.targets.values():
+            self._drop(target)
+        self.targets.clear()
+        self._current = None
 
     def generations(self) -> dict[str, int]:
         return {sid: t.generation for sid, t in self.targets.items()}

@@ -87,6 +87,7 @@ class Tab:
         for off in self._offs:
             off()
         self._offs.clear()
+        self.frames.close()
         for _, _, fut in self._waiters:
             if not fut.done():
                 fut.set_exception(BrowserError(f"tab {self.id} was closed", "tab_closed"))
