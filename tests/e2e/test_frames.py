@@ -75,10 +75,10 @@ def wait_paid(http: httpx.Client, tab: str, card: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("kind", ["same-site", "other-site"])
-def test_cross_origin_frame_content_is_in_the_snapshot_and_its_refs_act(
+@pytest.mark.parametrize("kind", ["same-origin", "same-site", "other-site"])
+def test_frame_content_of_every_origin_is_in_the_snapshot_and_its_refs_act(
         http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
-    origin = other if kind == "same-site" else other_site(other)
+    origin = {"same-origin": pages, "same-site": other, "other-site": other_site(other)}[kind]
     s = payment_page(http, tab, pages, origin)
     owner = node(s, "Iframe", "Payment")
     assert owner["childFrameUrl"] == f"{origin}/pay.html" and owner["childFrameName"] == "pay"
