@@ -4,7 +4,9 @@
 
 Through HTTP against `pinchtab bridge` subprocesses, medians of N runs:
   - frames3.html: a page with three iframes, two same-origin and one from another site
-    (served on a second port and addressed as `localhost`, so Chromium puts it out of process)
+    (served on a second port and addressed as `localhost`, so Chromium puts it out of process);
+    then the same page with all three same-origin (the same work for code that leaves
+    cross-origin content out)
   - ../shared/pages/big-1000.html (the large page), full and interactive
 
 With --reference (the src/ directory of another checkout, e.g. `git archive main src | tar -x -C
@@ -59,6 +61,7 @@ def main() -> None:
         print(f"load average {os.getloadavg()[0]:.2f}; median of {args.runs} runs, through HTTP")
         print(f"{'page / snapshot':40} " + " ".join(f"{name:>16}" for name in bridges))
         for label, url in (("frames3 (3 iframes, 1 cross-site)", f"{pages}/frames3.html?x={cross}"),
+                           ("frames3 (3 same-origin iframes)", f"{pages}/frames3.html?x="),
                            ("big-1000", f"{shared}/big-1000.html")):
             for _, c in bridges.values():
                 c.post("/navigate", json={"url": url}).raise_for_status()

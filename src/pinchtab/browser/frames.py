@@ -72,6 +72,11 @@ class FrameHub:
         self.targets: dict[str, FrameTarget] = {}   # session id -> out-of-process frame
         self._worlds: dict[tuple[str, str], int] = {}  # (scope, frame id) -> isolated world context
         self._current: FrameScope | None = None
+        # What frame_ids and frame_tree learnt, valid while the page is the same document and no
+        # frame came, went or navigated: a snapshot of an unchanged page asks Chromium nothing again.
+        self._known_at: tuple[int, int] = (-1, -1)
+        self._owner_frames: dict[tuple[str, int], str | None] = {}
+        self._trees: dict[str, dict[str, dict[str, str]]] = {}
 
     # -- targets ------------------------------------------------------------------------------
 
@@ -243,20 +248,36 @@ class FrameHub:
                 return (await session.send("DOM.resolveNode", {**params, "executionContextId": ctx}))["object"]["objectId"]
         return (await session.send("DOM.resolveNode", params))["object"]["objectId"]
 
+    def _fresh(self) -> None:
+        now = (self.tab.document, self.tab.frame_events)
+        if self._known_at != now:
+            self._known_at = now
+            self._owner_frames.clear()
+            self._trees.clear()
+
     async def frame_ids(self, scope: str, backend_ids: list[int]) -> list[str | None]:
         """The frame each iframe element (by backend node id) holds."""
+        self._fresh()
         session = self.session(scope)
+        known = self._owner_frames
 
-        async def one(bid: int) -> str | None:
+        async def one(bid: int) -> None:
             try:
-                return (await session.send("DOM.describeNode", {"backendNodeId": bid}))["node"].get("frameId")
+                known[(scope, bid)] = (await session.send("DOM.describeNode", {"backendNodeId": bid}))["node"].get("frameId")
             except CDPError:
-                return None
+                known[(scope, bid)] = None
 
-        return list(await asyncio.gather(*(one(b) for b in backend_ids)))
+        await asyncio.gather(*(one(b) for b in backend_ids if (scope, b) not in known))
+        return [known.get((scope, b)) for b in backend_ids]
 
     async def frame_tree(self, scope: str) -> dict[str, dict[str, str]]:
         """frame id -> {"url", "name", "parent"} of every frame the session knows."""
+        self._fresh()
+        if scope not in self._trees:
+            self._trees[scope] = await self._read_tree(scope)
+        return self._trees[scope]
+
+    async def _read_tree(self, scope: str) -> dict[str, dict[str, str]]:
         out: dict[str, dict[str, str]] = {}
         try:
             tree = (await self.session(scope).send("Page.getFrameTree"))["frameTree"]
