@@ -154,6 +154,8 @@ def test_frame_scope_for_selectors_snapshot_and_text(http: httpx.Client, tab: st
     assert body["scoped"] is True and body["frame"]["frameUrl"] == f"{origin}/pay.html"
     assert body["frame"]["frameName"] == "pay" and body["target"] == node(s, "Iframe", "Payment")["childFrameId"]
     assert act(http, tab, kind="scrollintoview", selector="#pay")["result"] == {"scrolledIntoView": True}
+    waited = http.post(f"/tabs/{tab}/wait", json={"selector": "#card", "text": "Card payment", "timeout": 2000}).json()
+    assert waited["present"] is True
     act(http, tab, kind="fill", selector="#card", value="77")
     act(http, tab, kind="check", selector="label:Save card")
     act(http, tab, kind="click", selector="text:Pay now")

@@ -184,12 +184,13 @@ async def set_cookies(tab: "Tab", url: str | None, cookies: list[dict[str, Any]]
 
 
 async def wait_until(tab: "Tab", *, selector: str | None, text: str | None, deadline: float) -> bool:
-    """Poll until the selector and/or text are present; False at the deadline. A selector other
-    than plain CSS (xpath:, text:, label:...: selectors.py) is looked up as actions do."""
+    """Poll until the selector and/or text are present (in the tab's frame scope); False at the
+    deadline. A selector other than plain CSS (xpath:, text:, label:...: selectors.py) is looked
+    up as actions do."""
     unified = selector is not None and parse_selector(selector).kind != "css"
     while True:
         try:
-            found = await tab.eval_in_world(PRESENT_JS, None if unified else selector, text)
+            found = (await tab.frames.call_in_scope(PRESENT_JS, None if unified else selector, text)).get("value")
             if found is True and unified:
                 found = await _present(tab, selector)  # type: ignore[arg-type]
         except PageScriptError:
