@@ -172,12 +172,14 @@ class _Routes:
         wait_selector: str | None = None,
         block_images: bool = False,
         block_media: bool = False,
+        current_tab: bool = False,
     ) -> dict[str, Any]:
-        """Load ``url`` and answer after it loaded: ``{"tabId","url","title"}``. ``timeout`` in ms."""
+        """Load ``url`` and answer after it loaded: ``{"tabId","url","title"}``. ``timeout`` in ms.
+        Without ``tab_id`` a new tab opens (PinchTab's rule), unless ``current_tab``."""
         return self.call(
             "navigate", tab_id, wait_ms=timeout, url=url, new_tab=new_tab or None, timeout=timeout,
             wait_for=wait_for, wait_selector=wait_selector, block_images=block_images or None,
-            block_media=block_media or None,
+            block_media=block_media or None, current_tab=current_tab or None,
         )
 
     def back(self, tab_id: str | None = None) -> dict[str, Any]:

@@ -258,7 +258,9 @@ def register(main: click.Group) -> None:
           pinchtab nav https://example.com
           pinchtab nav example.com --new-tab --json
         """
-        ctx.out(ctx.client.navigate(url, tab_id=tab_id, new_tab=new_tab, timeout=timeout, wait_for=wait_for), _location)
+        # A shell user's rule: without --tab, the current tab (not a new one each time).
+        ctx.out(ctx.client.navigate(url, tab_id=tab_id, new_tab=new_tab, timeout=timeout, wait_for=wait_for,
+                                    current_tab=not (tab_id or new_tab)), _location)
 
     @client_command(main, "snap")
     @click.option("-i", "--interactive", is_flag=True, help=_help(models.SnapshotQuery, "filter"))

@@ -68,6 +68,10 @@ class BrowserConfig(_Section):
     command_timeout_ms: int = Field(30000, ge=100, le=600000)
     # Start a new Chromium on the next request when the old one died.
     auto_restart: bool = True
+    # Elements a tab remembers refs for; the least recently seen are forgotten (stale) beyond it.
+    max_refs: int = Field(20000, ge=100, le=1000000)
+    # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
+    snapshot_files: int = Field(100, ge=1, le=100000)
 
 
 class FindConfig(_Section):

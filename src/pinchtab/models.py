@@ -15,7 +15,8 @@ from pydantic.alias_generators import to_camel
 MAX_WAIT_MS = 30000
 
 ActionKind = Literal[
-    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck"
+    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
+    "scrollintoview",
 ]
 ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
 
@@ -39,7 +40,9 @@ class TabScoped(ApiModel):
 
 class NavigateRequest(TabScoped):
     url: str = Field(..., description="URL to open: http(s)://..., about:blank, or a bare host (gets https://).")
-    new_tab: bool = Field(False, description="Open the URL in a new tab instead of the current one.")
+    new_tab: bool = Field(False, description="Open the URL in a new tab (also what happens without tabId).")
+    current_tab: bool = Field(False, description="Without tabId: load the URL in the current tab instead of a new "
+                                                 "one (beyond PinchTab; the CLI's rule).")
     timeout: int | None = Field(None, ge=1, le=600000, description="Navigation timeout in ms (default 30000).")
     wait_for: Literal["load", "dom", "networkidle", "none"] = Field(
         "load", description="Answer after the load event (load), DOMContentLoaded (dom), network idle, or at once (none)."
@@ -63,9 +66,12 @@ class SnapshotQuery(TabScoped):
     interactive: bool = Field(False, description="Same as filter=interactive.")
     format: Literal["json", "text", "compact", "yaml"] = Field("json", description="Output format; compact uses fewest tokens.")
     diff: bool = Field(False, description="Only what was added, changed or removed since this tab's previous snapshot.")
-    selector: str | None = Field(None, description="CSS selector: snapshot only that subtree.")
+    selector: str | None = Field(None, description="Snapshot only that element's subtree: CSS, XPath (xpath: or //) or "
+                                                   "text:, optionally in first:/last:/nth:<n>:, in the frame scope.")
     depth: int | None = Field(None, ge=0, le=1000, description="Maximum tree depth.")
     max_tokens: int | None = Field(None, ge=1, description="Cut the output before it exceeds this many tokens (chars/4).")
+    output: Literal["inline", "file"] = Field("inline", description="file: write the snapshot under the state dir "
+                                                                    "and answer its path.")
 
     @model_validator(mode="after")
     def _interactive(self) -> "SnapshotQuery":
@@ -108,6 +114,8 @@ class TextQuery(TabScoped):
     mode: Literal["readable", "raw"] = Field("readable", description="readable: main content; raw: all of innerText.")
     raw: bool = Field(False, description="Same as mode=raw.")
     max_chars: int | None = Field(None, ge=1, description="Cut the text to this many characters.")
+    frame_id: str | None = Field(None, description="Read this frame (childFrameId of an Iframe node) instead of "
+                                                   "the page or the tab's frame scope.")
 
     @model_validator(mode="after")
     def _raw(self) -> "TextQuery":

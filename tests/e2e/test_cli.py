@@ -50,6 +50,17 @@ def test_login_flow_through_cli(cli, http: httpx.Client, pages: str) -> None:
     assert tab not in cli("tabs")
 
 
+def test_nav_loads_the_current_tab_and_frame_scopes(cli, pages: str) -> None:
+    first = json.loads(cli("nav", f"{pages}/frames3.html", "--new-tab", "--json"))["tabId"]
+    before = cli("tabs").count("\n")
+    second = json.loads(cli("nav", f"{pages}/iframe.html", "--json"))["tabId"]
+    assert second == first and cli("tabs").count("\n") == before  # no trail of tabs
+    scoped = json.loads(cli("frame", "#inner", "--tab", first, "--json"))
+    assert scoped["scoped"] is True and scoped["frame"]["frameUrl"].endswith("/inner.html")
+    assert "Inner frame" in cli("text", "--tab", first)
+    cli("close", "--tab", first)
+
+
 def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
     tab = json.loads(cli("nav", f"{pages}/table.html", "--new-tab", "--json"))["tabId"]
     png, pdf = tmp_path / "p.png", tmp_path / "p.pdf"

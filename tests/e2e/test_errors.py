@@ -152,10 +152,13 @@ def test_unknown_routes(http: httpx.Client, tab: str) -> None:
     assert_error(http.get("/navigate"), 405, "method_not_allowed")
 
 
-def test_no_history(http: httpx.Client, tab: str) -> None:
-    body = assert_error(http.post(f"/tabs/{tab}/back"), 400, "no_history")
-    assert "back" in body["error"]
-    assert_error(http.post(f"/tabs/{tab}/forward"), 400, "no_history")
+def test_no_history_stays_put(http: httpx.Client, tab: str, pages: str) -> None:
+    # PinchTab's rule: back or forward with nowhere to go answers the page the tab stays on
+    http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/buttons.html"})
+    for direction in ("back", "forward"):
+        res = http.post(f"/tabs/{tab}/{direction}")
+        assert res.status_code == 200, res.text
+        assert res.json()["url"] == f"{pages}/buttons.html" and res.json()["tabId"] == tab
 
 
 def test_tab_still_works_after_bad_requests(http: httpx.Client, tab: str, pages: str) -> None:

@@ -184,6 +184,32 @@ def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
     assert tab not in {t["tabId"] for t in mcp.json("pinchtab_list_tabs")}
 
 
+def test_find_first_then_snapshot_then_act_on_finds_refs(mcp: McpSession, tab: str, pages: str) -> None:
+    """The natural agent flow: find, look at the page, act with find's refs (they still name the
+    same elements after any snapshot)."""
+    mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
+    email = mcp.json("pinchtab_find", {"query": "email address field", "tabId": tab})["best_ref"]
+    password = mcp.json("pinchtab_find", {"query": "password field", "tabId": tab})["best_ref"]
+    refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True}))
+    assert refs[("textbox", "Password")] == password and refs[("textbox", "Email address")] == email
+    mcp.text("pinchtab_snapshot", {"tabId": tab})
+    mcp.json("pinchtab_fill", {"ref": email, "value": "ada@example.com", "tabId": tab})
+    mcp.json("pinchtab_fill", {"ref": password, "value": "hunter2", "tabId": tab})
+    mcp.json("pinchtab_click", {"ref": refs[("button", "Log in")], "tabId": tab})
+    assert mcp.json("pinchtab_wait_for_selector", {"selector": "#welcome", "timeout": 5000, "tabId": tab}) == {"present": True}
+    assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
+
+
+def test_navigate_without_a_tab_reuses_the_sessions_tab(mcp: McpSession, bridge: str, pages: str) -> None:
+    first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+    again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
+    assert again == first
+    httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+    fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+    assert fresh != first  # its tab was closed: a new one
+    httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+
+
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
     mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
     refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "compact": True}))

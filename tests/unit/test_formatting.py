@@ -196,10 +196,9 @@ def test_diff_added_changed_removed() -> None:
     by_id = {n.backend_id: n for n in nodes}
     by_id[107].checked = True  # Remember me
     by_id[105].value = "new@b.c"  # Email
-    nodes.append(Node("e99", "button", "Log out", 1, 200))
-    after = Snapshot(before.url, before.title, [Node(f"e{i}", n.role, n.name, n.depth, n.backend_id, value=n.value,
-                                                     checked=n.checked, disabled=n.disabled, focused=n.focused)
-                                                for i, n in enumerate(nodes)])
+    nodes.append(Node("e12", "button", "Log out", 1, 200))
+    # refs are element identities: the same element keeps its ref, a new one gets a new number
+    after = Snapshot(before.url, before.title, nodes)
     d = diff_snapshots(before, after)
     assert [n.name for n in d.added] == ["Log out"]
     assert sorted(n.backend_id for n in d.changed) == [105, 107]
@@ -208,7 +207,7 @@ def test_diff_added_changed_removed() -> None:
     out = render_diff(after, d, "json")
     assert out["diff"] is True and out["count"] == len(after.nodes)
     assert [n["name"] for n in out["added"]] == ["Log out"]
-    assert out["added"][0]["ref"] == "e11"  # refs of the new snapshot
+    assert out["added"][0]["ref"] == "e12"
     changed = {n["name"]: n for n in out["changed"]}
     assert changed["Remember me"]["checked"] is True and changed["Email"]["value"] == "new@b.c"
     assert out["removed"] == [{"ref": "e9", "role": "button", "name": "Delete", "nodeId": 109}]
@@ -216,7 +215,7 @@ def test_diff_added_changed_removed() -> None:
     text = render_diff(after, d, "text")
     lines = text.splitlines()
     assert any(line.startswith("# diff: 1 added, 2 changed, 1 removed") for line in lines)
-    assert '+ e11 button "Log out"' in lines
+    assert '+ e12 button "Log out"' in lines
     assert '~ e7 checkbox "Remember me" [checked]' in lines
     assert '- e9 button "Delete" [disabled]' in lines
 
@@ -236,6 +235,8 @@ def test_diff_of_identical_snapshots_is_empty() -> None:
 
 def test_diff_in_every_format_renders() -> None:
     before, after = login_snapshot(), big_snapshot(3)
+    for n in after.nodes:  # other elements than the login page's
+        n.ref = f"e{100 + int(n.ref[1:])}"
     d = diff_snapshots(before, after)
     for fmt in FORMATS:
         out = render_diff(after, d, fmt)
@@ -243,7 +244,7 @@ def test_diff_in_every_format_renders() -> None:
     yaml = render_diff(after, d, "yaml").splitlines()
     body = [line for line in yaml if not line.startswith("#")]
     # a mapping of three flat lists
-    assert body[0] == "added:" and body[1] == '  - link "Item number 0 with a longer name" [ref=e0]'
+    assert body[0] == "added:" and body[1] == '  - link "Item number 0 with a longer name" [ref=e100]'
     assert "changed: []" in body
     assert body.index("removed:") == 5 and body[6].startswith("  - navigation")
     _yaml_structure_ok("\n".join(line[2:] for line in body if line.startswith("  ")))

@@ -11,22 +11,22 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser import targets
+from pinchtab.browser.frameinput import FrameOccluded, lift_point
 from pinchtab.browser.keys import char_key, key_events, parse_combo
+from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
-from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, PageScriptError
+from pinchtab.errors import BadRequest, BrowserError, Conflict
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
+    from pinchtab.browser.snapshot import Node
     from pinchtab.browser.tab import Tab
 
 POINTER_KINDS = {"click", "dblclick", "hover"}
-NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck"}
+NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrollintoview"}
 DEFAULT_SCROLL = 300
-
-
-class StaleRef(NotFound):
-    default_code = "stale_ref"
 
 
 class Occluded(BrowserError):
@@ -39,6 +39,7 @@ class Target:
     label: str
     x: float | None = None
     y: float | None = None
+    node: Node | None = None  # a ref's node: where it lives (frames.py scope, frame, owner)
 
 
 # `this` is the target node. Scrolls it into view when needed, then answers its visible centre in
@@ -111,7 +112,7 @@ POINT_JS = r"""function (checkDisabled) {
     }
     w = w.parent;
   }
-  return { x, y, occluded: !ok, by };
+  return { x, y, occluded: !ok, by, top: w === w.top };
 }"""
 
 FOCUS_JS = r"""function () {
@@ -188,9 +189,6 @@ PAGE_SCROLL_JS = r"""(dx, dy) => {
   return { scrollX: window.scrollX, scrollY: window.scrollY };
 }"""
 
-QUERY_JS = r"""(selector) => document.querySelector(selector)"""
-
-
 def _check_result(res: Any, target: Target) -> dict[str, Any]:
     if not isinstance(res, dict):
         return {}
@@ -205,18 +203,13 @@ def _check_result(res: Any, target: Target) -> dict[str, Any]:
 
 async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
     if spec.ref:
-        node = tab.refs.get(spec.ref)
+        node = tab.refs.entry(spec.ref, tab.generations()).node
         label = f'{spec.ref} ({node.role} "{node.name[:40]}")' if node.name else f"{spec.ref} ({node.role})"
-        return Target(node.backend_id, label)
-    if spec.selector:
-        try:
-            res = await tab.call_in_world(QUERY_JS, spec.selector, serialization={"serialization": "deep", "maxDepth": 0})
-        except PageScriptError as exc:
-            raise BadRequest(f"invalid CSS selector {spec.selector!r}", "bad_selector") from exc
-        value = res.get("deepSerializedValue", {})
-        if value.get("type") != "node":
-            raise NotFound(f"no element matches selector {spec.selector!r}", "selector_not_found")
-        return Target(value["value"]["backendNodeId"], repr(spec.selector))
+        return Target(node.backend_id, label, node=node)
+    if spec.selector:  # PinchTab's unified selectors, in the tab's frame scope (targets.py)
+        node = await targets.resolve(tab, spec.selector)
+        label = f"{node.ref} ({spec.selector!r})" if node.ref else repr(spec.selector)
+        return Target(node.backend_id, label, node=node)
     if spec.x is not None and spec.y is not None:
         if spec.kind in NEEDS_ELEMENT:
             raise BadRequest(f"{spec.kind} needs a ref or selector, not coordinates", "missing_target")
@@ -228,8 +221,12 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
 
 async def _on_node(tab: "Tab", target: Target, function: str, *args: Any) -> dict[str, Any]:
     assert target.backend_id is not None
+    node = target.node
     try:
-        res = await tab.call_on_node(target.backend_id, function, *args)
+        if node is not None and (node.scope or node.frame_id):
+            res = await tab.call_on_node(target.backend_id, function, *args, scope=node.scope, frame_id=node.frame_id)
+        else:
+            res = await tab.call_on_node(target.backend_id, function, *args)
     except CDPError as exc:
         kind, _ = classify_error(exc.cdp_message)
         if kind in ("element_not_found", "element_stale") or "does not belong" in exc.cdp_message:
@@ -250,6 +247,12 @@ async def _point(tab: "Tab", target: Target, *, check_disabled: bool) -> tuple[f
     if res.get("occluded"):
         by = f" by {res['by']}" if res.get("by") else ""
         raise Occluded(f"element is occluded: {target.label} is covered{by}; close the overlay or scroll first")
+    if not res.get("top", True) and target.node is not None and target.node.owner is not None:
+        try:
+            return await lift_point(tab, target.node, res["x"], res["y"])
+        except FrameOccluded as exc:
+            by = f" by {exc.by}" if exc.by else ""
+            raise Occluded(f"element is occluded: the frame of {target.label} is covered{by}; close the overlay or scroll first") from None
     return res["x"], res["y"]
 
 
@@ -316,6 +319,8 @@ async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]
         return None
     if kind == "scroll":
         return await _scroll(tab, spec, target)
+    if kind == "scrollintoview":  # PinchTab's kind: the element to the middle of its scrollers
+        return await _on_node(tab, target, SCROLL_JS, None, None)
     if kind in ("check", "uncheck"):
         want = kind == "check"
         res = await _on_node(tab, target, CHECKED_JS)

@@ -268,7 +268,8 @@ class Browser:
             res = await self.root.send("Target.attachToTarget", {"targetId": tid, "flatten": True})
         except CDPError as exc:
             raise NotFound(f"tab {tid} not found ({exc.cdp_message})", "tab_not_found") from exc
-        tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents, self.config.observe)
+        tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents, self.config.observe,
+                  max_refs=self.config.browser.max_refs)
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

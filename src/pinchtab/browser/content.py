@@ -8,8 +8,10 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser import targets
+from pinchtab.browser.selectors import parse_selector
 from pinchtab.cdp import CDPError
-from pinchtab.errors import BadRequest, PageScriptError, Timeout
+from pinchtab.errors import BadRequest, NotFound, PageScriptError, Timeout
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -169,10 +171,15 @@ async def set_cookies(tab: "Tab", url: str | None, cookies: list[dict[str, Any]]
 
 
 async def wait_until(tab: "Tab", *, selector: str | None, text: str | None, deadline: float) -> bool:
-    """Poll until the selector and/or text are present; False at the deadline."""
+    """Poll until the selector and/or text are present (in the tab's frame scope); False at the
+    deadline. A selector other than plain CSS (xpath:, text:, label:...: selectors.py) is looked
+    up as actions do."""
+    unified = selector is not None and parse_selector(selector).kind != "css"
     while True:
         try:
-            found = await tab.eval_in_world(PRESENT_JS, selector, text)
+            found = (await tab.frames.call_in_scope(PRESENT_JS, None if unified else selector, text)).get("value")
+            if found is True and unified:
+                found = await _present(tab, selector)  # type: ignore[arg-type]
         except PageScriptError:
             found = False  # the document is being replaced; look again
         if found == "bad-selector":
@@ -183,6 +190,14 @@ async def wait_until(tab: "Tab", *, selector: str | None, text: str | None, dead
         if remaining <= 0:
             return False
         await asyncio.sleep(min(POLL_INTERVAL, remaining))
+
+
+async def _present(tab: "Tab", selector: str) -> bool:
+    try:
+        await targets.resolve(tab, selector)
+    except NotFound:
+        return False
+    return True
 
 
 async def wait(tab: "Tab", *, selector: str | None, text: str | None, timeout_ms: int) -> dict[str, Any]:

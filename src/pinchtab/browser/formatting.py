@@ -24,21 +24,21 @@ class Diff:
 
 
 def diff_snapshots(previous: Snapshot | None, current: Snapshot) -> Diff:
-    """Nodes are the same node when their backend DOM node ids are equal."""
+    """Nodes are the same node when their refs (element identities) are equal."""
     if previous is None:
         return Diff(added=list(current.nodes))
-    before = {n.backend_id: n for n in previous.nodes if n.backend_id is not None}
-    seen: set[int] = set()
+    before = {n.ref: n for n in previous.nodes}
+    seen: set[str] = set()
     out = Diff()
     for node in current.nodes:
-        old = before.get(node.backend_id) if node.backend_id is not None else None
+        old = before.get(node.ref)
         if old is None:
             out.added.append(node)
             continue
-        seen.add(node.backend_id)  # type: ignore[arg-type]
+        seen.add(node.ref)
         if old.state() != node.state():
             out.changed.append(node)
-    out.removed = [n for bid, n in before.items() if bid not in seen]
+    out.removed = [n for ref, n in before.items() if ref not in seen]
     return out
 
 
@@ -74,6 +74,8 @@ def text_line(node: Node, *, indent: bool = True, sep: str = " ") -> str:
         parts.append(f"val={_q(node.value)}")
     if node.placeholder and not node.value:
         parts.append(f"placeholder={_q(node.placeholder)}")
+    if node.frame:  # an iframe owner: its frame's URL (its content follows, one level deeper)
+        parts.append(f"url={_q(node.frame.get('url', ''))}")
     parts.extend(f"[{f}]" for f in _flags(node))
     line = " ".join(parts)
     return ("  " * node.depth + line) if indent else line
@@ -179,8 +181,7 @@ def render_diff(snap: Snapshot, diff: Diff, fmt: str = "json", *, max_tokens: in
             out["truncated"] = True
         return out
     header = _header(snap, fmt, len(snap.nodes))
-    header.append(f"# diff: {len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed "
-                  "(removed refs are from the previous snapshot)")
+    header.append(f"# diff: {len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed")
     groups_nodes = {"added": diff.added, "changed": diff.changed, "removed": diff.removed}
     body: list[str] = []
     if fmt == "yaml":

@@ -20,10 +20,7 @@ async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
     intent = tab.intents.lookup(tab.id, ref)
     if intent is None:
         return None
-    previous = tab.refs.snapshot
-    # Same filter as the snapshot the agent holds, so refs keep meaning the same kind of list.
-    fresh = await snapshot.capture(tab, interactive=bool(previous and previous.interactive_only))
-    tab.refs.replace(fresh)
+    tab.refs.replace(await snapshot.capture(tab, whole=True))
     match = rematch(intent, tab.refs.index)
     if match is None:
         return {"recovered": False, "original_ref": ref, "reason": f"no element safely matches {intent.query!r} any more"}

@@ -14,19 +14,22 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, capture, content, formatting, snapshot, waits
+from pinchtab.browser import actions, capture, content, formatting, snapshot, snapshot_files, waits
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps
+from pinchtab.browser.ops.frames import FrameOps, text_source
 from pinchtab.browser.ops.inspect import InspectOps
+from pinchtab.browser.ops.markup import MarkupOps
 from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.ops.tab_control import TabControlOps
+from pinchtab.browser.popups import PopupWatch
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps):
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -77,7 +80,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def navigate(self, req: m.NavigateRequest) -> dict[str, Any]:
         target = normalize_url(req.url, self.config.security.allowed_schemes)
-        tab_id = (await self.browser.new_tab()).id if req.new_tab else req.tab_id
+        # PinchTab's rule: without a tabId, a new tab (which becomes current); with one, that tab.
+        # currentTab (the CLI's rule) loads it in the current tab instead.
+        opens = req.new_tab or not (req.tab_id or req.current_tab)
+        tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
             try:
@@ -117,8 +123,12 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             previous = tab.refs.replace(snap)
         if req.diff:
             changes = formatting.diff_snapshots(previous, snap)
-            return formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
-        return formatting.render(snap, req.format, max_tokens=req.max_tokens)
+            out = formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+        else:
+            out = formatting.render(snap, req.format, max_tokens=req.max_tokens)
+        if req.output == "file":
+            return snapshot_files.write(self.config, snap, out, req.format)
+        return out
 
     async def find(self, req: m.FindRequest) -> dict[str, Any]:
         from pinchtab.browser.tab_find import find_in_tab
@@ -134,7 +144,19 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
         await self.check_actionable(req.tab_id)
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+            return await self._perform(tab, req)
+
+    async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
+        """One action; a tab it opened is named in ``newTab`` (popups.py)."""
+        watch = PopupWatch(self.browser, tab)
+        try:
+            out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+        finally:
+            watch.stop()
+        opened = await watch.opened(self.nav_timeout_ms)
+        if opened:
+            out["newTab"] = opened
+        return out
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
         """Run in order; at the first failure raise it, carrying the results so far."""
@@ -143,7 +165,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
                 try:
-                    results.append(await actions.perform(tab, action, timeout_ms=self.nav_timeout_ms))
+                    results.append(await self._perform(tab, action))
                 except PinchtabError as exc:
                     exc.extra = {"failedIndex": i, "results": results}
                     exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
@@ -154,7 +176,8 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def text(self, req: m.TextQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await content.readable_text(tab, raw=req.raw, max_chars=req.max_chars)
+            return await content.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
+                                               max_chars=req.max_chars)
 
     async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
         async with self.browser.use_tab(req.tab_id) as tab:

@@ -32,6 +32,22 @@
 
   const data = [];
   const elements = [];
+  // The change signal (changes.py): a counter of DOM mutations and input events in every
+  // document walked, kept in this isolated world where the page cannot see or reset it.
+  const watch = globalThis.__pinchtabChanges ||
+    (globalThis.__pinchtabChanges = { n: 0, obs: [], docs: new WeakSet() });
+  function observe(doc) {
+    if (watch.docs.has(doc)) return;
+    watch.docs.add(doc);
+    const bump = () => { watch.n++; };
+    const obs = new MutationObserver((records) => { watch.n += records.length; });
+    obs.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+    doc.addEventListener('input', bump, true);
+    doc.addEventListener('change', bump, true);
+    watch.obs = watch.obs.filter((o) => o.doc.defaultView).slice(-63);
+    watch.obs.push({ obs: obs, doc: doc });
+  }
+  observe(document);
   let focused = document.activeElement;
   while (focused && focused.shadowRoot && focused.shadowRoot.activeElement) {
     focused = focused.shadowRoot.activeElement;
@@ -142,6 +158,9 @@
         (el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')))) d.m = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
+    else if (title) d.tn = 1;  // named by its title (the title: locator)
+    const testid = el.getAttribute('data-testid');
+    if (testid) d.ti = clip(testid);
   }
 
   // Controls Chromium gives no ARIA role (computedRole ''), or only 'generic', that an agent
@@ -149,6 +168,7 @@
   const TEXTLIKE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color']);
   function fallbackRole(el, tag) {
     if (tag === 'input' && TEXTLIKE_INPUTS.has(el.type)) return 'textbox';
+    if (tag === 'iframe' || tag === 'frame') return 'Iframe';  // its content follows, one level deeper
     if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') return 'button';
     return '';
   }
@@ -197,9 +217,10 @@
     if (!hidden) {
       const clickable = SKIP_ROLE.has(role) &&
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
-      const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role)));
+      const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role) || role === 'Iframe'));
       if (keep) {
         let name = clip(el.computedName || '');
+        if (role === 'Iframe' && !name) name = clip(el.getAttribute('name') || '');
         if (clickable) {
           // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
           role = 'clickable';
@@ -233,7 +254,10 @@
     if (tag === 'iframe' || tag === 'frame') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
-      if (doc && doc.body) visit(doc.body, childDepth, childCtx, childOwner);
+      // fo: a frame owner; fx: its document is out of reach here (another origin), so the caller
+      // walks it in the frame's own context and puts its nodes after this one (framewalk.py)
+      if (rec) { rec.fo = 1; if (!doc) rec.fx = 1; }
+      if (doc && doc.body) { observe(doc); visit(doc.body, childDepth, childCtx, childOwner); }
       return;
     }
     if (el.shadowRoot) visitChildren(el.shadowRoot, childDepth, childCtx, childOwner);
@@ -258,9 +282,13 @@
     }
   }
 
-  const page = { url: location.href, title: document.title };
+  for (const o of watch.obs) watch.n += o.obs.takeRecords().length;
+  const page = { url: location.href, title: document.title, mut: watch.n };
   let root = document.body || document.documentElement;
-  if (opts.selector) {
+  if (opts.picked) {
+    root = globalThis.__pinchtabPicked;  // the element selectors.py picked just before, in this world
+    if (!root || !root.isConnected) return [JSON.stringify(Object.assign(page, { missing: true })), []];
+  } else if (opts.selector) {
     root = document.querySelector(opts.selector);
     if (!root) return [JSON.stringify(Object.assign(page, { missing: true })), []];
   }

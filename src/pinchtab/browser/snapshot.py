@@ -1,4 +1,5 @@
-"""Accessibility snapshot: the walker in ``snapshot.js`` -> ``Node`` records with refs e0..eN.
+"""Accessibility snapshot: the walker in ``snapshot.js`` -> ``Node`` records, each given its
+element's ref by the tab's ``RefCache`` (``refs.py``).
 
 Roles and names are Chromium's own (``computedRole``/``computedName``); each node keeps the
 backend DOM node id that actions resolve later. One ``Runtime.callFunctionOn`` in the isolated
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from pinchtab.errors import BadRequest, NotFound, PageScriptError
+from pinchtab.browser import changes, framewalk
+from pinchtab.browser.selectors import parse_selector, pick
+from pinchtab.errors import BadRequest, NotFound
 
 WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_text()
 
@@ -37,6 +40,7 @@ class Node:
     name: str
     depth: int
     backend_id: int | None
+    scope: str = ""                # CDP session of the node's frame target ("" = the tab's own)
     value: str | None = None
     focused: bool = False
     disabled: bool = False
@@ -53,6 +57,15 @@ class Node:
     item: str | None = None        # text of the repeated item (mail row, comment, card) around it
     input_type: str | None = None  # type of a typed <input> (date, email, password...)
     modal: bool = False            # a modal dialog (aria-modal or <dialog> opened with showModal)
+    # Frames (framewalk.py): on an iframe owner, its frame ({"id", "url", "name"}) and whether its
+    # document had to be walked in its own context (another origin); on a node walked that way,
+    # the frame it was walked in and that frame's owner node.
+    testid: str | None = None       # data-testid
+    titled: bool = False             # its name is its title attribute
+    frame: dict[str, str] | None = None
+    foreign: bool = False
+    frame_id: str | None = None
+    owner: Node | None = None
 
     @property
     def interactive(self) -> bool:
@@ -81,6 +94,11 @@ class Node:
         if self.placeholder:
             out["placeholder"] = self.placeholder
         out["nodeId"] = self.backend_id
+        if self.frame is not None:
+            out["childFrameId"] = self.frame.get("id", "")
+            out["childFrameUrl"] = self.frame.get("url", "")
+            if self.frame.get("name"):
+                out["childFrameName"] = self.frame["name"]
         return out
 
     def to_element(self) -> dict[str, Any]:
@@ -101,6 +119,10 @@ class Node:
             el["disabled"] = True
         if self.modal:
             el["modal"] = True
+        if self.testid:
+            el["testid"] = self.testid
+        if self.titled:
+            el["titled"] = True
         return el
 
     def state(self) -> tuple[Any, ...]:
@@ -116,16 +138,24 @@ class Snapshot:
     nodes: list[Node]
     interactive_only: bool = False
     selector: str | None = None
+    depth: int | None = None
     document: int = 0  # Tab.document when taken
+    frame_id: str | None = None  # the frame scope it was taken in (frames.py), None for the page
+    signal: tuple[Any, ...] | None = None  # changes.py's change signal when taken
     taken_at: float = field(default_factory=time.monotonic)
 
     def __len__(self) -> int:
         return len(self.nodes)
 
+    @property
+    def whole_page(self) -> bool:
+        """Every node of the page: what find matches against."""
+        return not self.interactive_only and self.selector is None and self.depth is None and self.frame_id is None
 
-def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
+
+def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
     return Node(
-        ref=f"e{i}",
+        ref="",
         role=rec["r"],
         name=rec["n"],
         depth=rec["d"],
@@ -146,6 +176,10 @@ def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
         item=rec.get("i"),
         input_type=rec.get("ty"),
         modal=rec.get("m", False),
+        testid=rec.get("ti"),
+        titled=bool(rec.get("tn")),
+        frame={} if rec.get("fo") else None,
+        foreign=bool(rec.get("fx")),
     )
 
 
@@ -162,22 +196,49 @@ def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[No
         backend = None
         if i < len(dom_nodes):
             backend = (dom_nodes[i].get("value") or {}).get("backendNodeId")
-        nodes.append(_node(i, rec, backend))
+        nodes.append(_node(rec, backend))
     return page, nodes
 
 
+async def _walk_frame(tab: Any, scope: str, frame_id: str, args: dict[str, Any]) -> dict[str, Any]:
+    return await tab.frames.call(scope, frame_id, WALKER_JS, args, serialization=_SERIALIZATION)
+
+
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
-                  depth: int | None = None) -> Snapshot:
-    """Walk the tab's page (same-origin iframes and open shadow roots included)."""
-    args = {"interactive": interactive, "selector": selector, "depth": depth}
+                  depth: int | None = None, whole: bool = False) -> Snapshot:
+    """Walk the tab's page (or its frame scope, frames.py): open shadow roots and frames of every
+    origin included. ``selector`` (CSS, XPath or text: selectors.py) walks one element's subtree;
+    ``whole`` walks the whole page whatever the frame scope (find's snapshot)."""
+    scoped = None if whole else tab.frames.current
+    args: dict[str, Any] = {"interactive": interactive, "selector": None, "depth": depth}
+    if selector is not None:
+        sel = parse_selector(selector)
+        if sel.kind not in ("css", "xpath", "text"):
+            raise BadRequest(f"invalid snapshot selector {selector!r}: use CSS, XPath (xpath: or //) or text:, "
+                             "optionally in first:/last:/nth:", "bad_selector")
+        await pick(tab, sel, selector)
+        args["picked"] = True
+    walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result)
+    if selector is None and scoped is None:
+        framewalk.prefetch(tab, walk)
     try:
-        result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
-    except PageScriptError as exc:
-        if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
-            raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
-        raise
-    page, nodes = parse_walker_result(result)
-    if page.get("missing"):
-        raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
+        if scoped is None:
+            result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
+        else:
+            result = await _walk_frame(tab, scoped.scope, scoped.frame_id, args)
+        page, nodes = parse_walker_result(result)
+        if page.get("missing"):
+            raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
+        world = tab.world_id
+        if scoped is not None:
+            nodes = await framewalk.expand(tab, nodes, walk, scope=scoped.scope, frame_id=scoped.frame_id,
+                                           owner=scoped.owner)
+        elif any(n.frame is not None for n in nodes):
+            nodes = await framewalk.expand(tab, nodes, walk)
+    finally:
+        await framewalk.drain(walk)
+    tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
-                    interactive_only=interactive, selector=selector, document=tab.document)
+                    interactive_only=interactive, selector=selector, depth=depth, document=tab.document,
+                    signal=changes.signal_of(tab, world, page.get("mut"), walk.foreign),
+                    frame_id=scoped.frame_id if scoped else None)

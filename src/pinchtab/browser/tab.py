@@ -10,11 +10,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pinchtab.browser.frames import FrameHub
 from pinchtab.browser.observer import TabObserver
-from pinchtab.browser.refs import RefCache
+from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
+from pinchtab.browser.script_errors import raise_script_error as _raise_script_error
 from pinchtab.cdp import CDPError, Session
 from pinchtab.config import ObserveConfig
-from pinchtab.errors import BadRequest, BrowserError, PageScriptError, Timeout
+from pinchtab.errors import BrowserError, Timeout
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.tab")
@@ -33,11 +35,11 @@ _BLOCK_MEDIA = ("Media", "Font")
 
 class Tab:
     def __init__(self, target_id: str, session: Session, intents: IntentCache,
-                 observe: ObserveConfig | None = None) -> None:
+                 observe: ObserveConfig | None = None, *, max_refs: int = DEFAULT_MAX_REFS) -> None:
         self.id = target_id
         self.session = session
         self.lock = asyncio.Lock()
-        self.refs = RefCache()
+        self.refs = RefCache(max_refs)
         self.url = ""
         self.title = ""
         self.main_frame_id = target_id  # a page's main frame id is its target id
@@ -52,8 +54,15 @@ class Tab:
         self._offs: list[Callable[[], None]] = []
         # Counts main-frame documents, so a cached snapshot knows it belongs to an older page.
         self.document = 0
+        # Counts child frames navigating or going away (part of changes.py's change signal).
+        self.frame_events = 0
         # find's intent cache (shared by the browser's tabs, keyed by tab id).
         self.intents = intents
+        self.frames = FrameHub(self)
+
+    def generations(self) -> dict[str, int]:
+        """Document generation of each frame session ("" = the tab's own): see ``RefCache``."""
+        return {"": self.document, **self.frames.generations()}
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -62,6 +71,7 @@ class Tab:
         self._offs += [
             s.on("Page.lifecycleEvent", self._on_lifecycle),
             s.on("Page.frameNavigated", self._on_frame_navigated),
+            s.on("Page.frameDetached", self._on_frame_detached),
             s.on("Page.javascriptDialogOpening", self._on_dialog),
             s.on("Inspector.targetCrashed", self._on_crash),
         ] + self.observer.subscribe()
@@ -72,6 +82,7 @@ class Tab:
             s.send("Accessibility.enable"),
             s.send("Inspector.enable"),
             self.observer.enable(),
+            self.frames.start(),
         )
 
     def detach(self) -> None:
@@ -79,6 +90,7 @@ class Tab:
         for off in self._offs:
             off()
         self._offs.clear()
+        self.frames.close()
         for _, _, fut in self._waiters:
             if not fut.done():
                 fut.set_exception(BrowserError(f"tab {self.id} was closed", "tab_closed"))
@@ -102,11 +114,15 @@ class Tab:
     def _on_frame_navigated(self, params: dict[str, Any]) -> None:
         frame = params.get("frame", {})
         if frame.get("parentId"):
+            self.frame_events += 1
             return
         self.main_frame_id = frame.get("id", self.main_frame_id)
         self.url = frame.get("url", self.url)
         self._world_id = None
         self.document += 1
+
+    def _on_frame_detached(self, params: dict[str, Any]) -> None:
+        self.frame_events += 1
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # An open alert/confirm/prompt blocks the page and every later command: accept it.
@@ -138,6 +154,10 @@ class Tab:
         return await self.session.send(method, params, timeout=timeout)
 
     # -- scripts ----------------------------------------------------------------------------
+
+    @property
+    def world_id(self) -> int | None:
+        return self._world_id
 
     async def world(self) -> int:
         """The execution context of pinchtab's isolated world in the main frame."""
@@ -185,11 +205,18 @@ class Tab:
         result = await self.call_in_world(function, *args, timeout=timeout)
         return result.get("value")
 
-    async def call_on_node(self, backend_id: int, function: str, *args: Any) -> Any:
-        """Call ``function`` with ``this`` = the DOM node; answers its JSON value."""
-        object_id = await self.resolve_node(backend_id)
+    async def call_on_node(self, backend_id: int, function: str, *args: Any, scope: str = "",
+                           frame_id: str | None = None) -> Any:
+        """Call ``function`` with ``this`` = the DOM node; answers its JSON value. A node of a
+        frame walked in its own context names its ``scope`` (frames.py) and ``frame_id``."""
+        if scope or frame_id:
+            session = self.frames.session(scope)
+            object_id = await self.frames.resolve(scope, frame_id, backend_id)
+        else:
+            session = self.session
+            object_id = await self.resolve_node(backend_id)
         try:
-            res = await self.send(
+            res = await session.send(
                 "Runtime.callFunctionOn",
                 {
                     "objectId": object_id,
@@ -200,7 +227,7 @@ class Tab:
                 },
             )
         finally:
-            asyncio.ensure_future(self._release(object_id))
+            asyncio.ensure_future(_release(session, object_id))
         _raise_script_error(res)
         return res["result"].get("value")
 
@@ -214,9 +241,6 @@ class Tab:
             res = await self.send("DOM.resolveNode", params)
         return res["object"]["objectId"]
 
-    async def _release(self, object_id: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.send("Runtime.releaseObject", {"objectId": object_id})
 
     async def location(self) -> tuple[str, str]:
         value = await self.eval_in_world("() => [location.href, document.title]")
@@ -294,9 +318,10 @@ class Tab:
         hist = await self.send("Page.getNavigationHistory")
         index = hist["currentIndex"] + delta
         entries = hist["entries"]
-        if not 0 <= index < len(entries):
-            word = "back" if delta < 0 else "forward"
-            raise BadRequest(f"cannot go {word}: no such entry in this tab's history", "no_history")
+        # No entry there (or only the blank page a new tab starts on): stay put, as PinchTab does.
+        if not 0 <= index < len(entries) or (index == 0 and entries[0].get("url") == "about:blank"):
+            url, title = await self.location()
+            return {"tabId": self.id, "url": url, "title": title}
         deadline = time.monotonic() + timeout_ms / 1000
         navigated = self._next_navigation()
         await self.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]})
@@ -362,10 +387,6 @@ class Tab:
         return self._next_navigation()
 
 
-def _raise_script_error(res: dict[str, Any]) -> None:
-    details = res.get("exceptionDetails")
-    if not details:
-        return
-    exc = details.get("exception") or {}
-    text = exc.get("description") or details.get("text") or "script error"
-    raise PageScriptError(text.splitlines()[0] if text else "script error")
+async def _release(session: Session, object_id: str) -> None:
+    with contextlib.suppress(Exception):
+        await session.send("Runtime.releaseObject", {"objectId": object_id})

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.browser import snapshot
+from pinchtab.browser import changes, snapshot
+from pinchtab.find.locators import match, parse_locator
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
 
 
 async def current_snapshot(tab: "Tab") -> snapshot.Snapshot:
-    """The cached snapshot, or a fresh full one when there is none or the page has navigated."""
-    snap = tab.refs.snapshot
-    if snap is None or snap.document != tab.document:
-        snap = await snapshot.capture(tab)
+    """The last whole-page snapshot while the page is unchanged since, else a fresh one (elements
+    that did not change keep their refs)."""
+    snap = tab.refs.full
+    if snap is None or await changes.changed_since(tab, snap):
+        snap = await snapshot.capture(tab, whole=True)
         tab.refs.replace(snap)
     return snap
 
 
 async def find_in_tab(tab: "Tab", query: str, **options: Any) -> dict[str, Any]:
-    await current_snapshot(tab)
+    snap = await current_snapshot(tab)
+    locator = parse_locator(query)
+    if locator is not None:  # role:button Save, label:Email, first:role:link ... match exactly
+        threshold, top_k = options.get("threshold"), options.get("top_k")
+        return match(locator, [n.to_element() for n in snap.nodes], threshold=0.3 if threshold is None else threshold,
+                     top_k=3 if top_k is None else top_k)
     index = tab.refs.index
     result = index.find(query, **options)
     tab.intents.record_result(tab.id, query, result, index)

@@ -23,6 +23,7 @@ import asyncio
 import base64
 import json
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,8 +117,21 @@ def _check_url(url: str) -> str:
 
 # -- handlers that shape an answer (the rest are one-line lambdas in TOOLS) -----------------------
 
+# The tab each MCP session (its client) last navigated: pinchtab_navigate without tabId reuses it
+# ("uses current tab if omitted"), and opens a tab only when the session has none (or it closed).
+_SESSION_TAB: "weakref.WeakKeyDictionary[AsyncClient, str]" = weakref.WeakKeyDictionary()
+
+
 async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
-    res = await c.navigate(_check_url(a["url"]), tab_id=a["tabId"])
+    url = _check_url(a["url"])
+    tab = a["tabId"] or _SESSION_TAB.get(c)
+    try:
+        res = await c.navigate(url, tab_id=tab)
+    except PinchtabClientError as exc:
+        if a["tabId"] or not tab or exc.status != 404:
+            raise
+        res = await c.navigate(url)  # the session's tab was closed: a new one
+    _SESSION_TAB[c] = res["tabId"]
     return {"tabId": res["tabId"], "url": res["url"], "title": res["title"]}
 
 
@@ -187,7 +201,9 @@ TOOLS: tuple[ToolDef, ...] = (
         "pinchtab_snapshot",
         "Get an accessibility tree snapshot of the current page: one line per element with its ref "
         "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
-        "the refs that interaction tools (click, type, fill, ...) take. Use interactive and compact to save tokens.",
+        "the refs that interaction tools (click, type, fill, ...) take; a ref names the same element in every "
+        "later snapshot and find result. Iframes of every origin appear as Iframe nodes (with the frame's URL) "
+        "followed by their content, whose refs work like any other. Use interactive and compact to save tokens.",
         (
             TAB,
             Param("interactive", bool, "Only return interactive elements (buttons, links, inputs)."),
@@ -267,7 +283,8 @@ TOOLS: tuple[ToolDef, ...] = (
         "Fill an input field by setting its value and dispatching input/change events. Works with React, "
         "Vue, Angular and other frameworks that intercept native input events; prefer it over "
         "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
-        (Param("ref", str, "Element ref (e.g. e5) or CSS selector.", required=True),
+        (Param("ref", str, "Element ref (e.g. e5) or a selector: CSS, label:Email, placeholder:..., "
+                           "role:textbox Name, text:..., xpath:..., first:/last:/nth:<n>: wrappers.", required=True),
          Param("value", str, "Value to set.", required=True), TAB),
         _fill,
     ),

@@ -1,0 +1,23 @@
+"""The frame scope (PinchTab's /frame): which frame selector-based actions, snapshots and /text
+work in."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from pinchtab.api.route import Route
+from pinchtab.models import TabScoped
+
+
+class FrameRequest(TabScoped):
+    target: str = Field(..., description="main; an iframe's ref or selector (in the current scope); a frame id, "
+                                         "name or URL.")
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("frame", ("GET",), "/frame", TabScoped, "The tab's frame scope (main or a frame)",
+          answers_tab=True),
+    Route("set_frame", ("POST",), "/frame", FrameRequest,
+          "Scope selector-based actions, /snapshot and /text to a frame (target main resets it)",
+          answers_tab=True, cli=("frame",)),
+)
