@@ -21,9 +21,12 @@ class _BackgroundStart:
 
     def _run(self) -> None:
         from pinchtab import autostart
+        from pinchtab.mcp import early
 
         try:
-            if autostart.ensure_server(self.url, self.token):
+            # The server pinchtab.mcp.early started at spawn, if any; else start one now.
+            adopted = early.server_proc is not None and autostart.adopt(self.url, early.server_proc)
+            if adopted or autostart.ensure_server(self.url, self.token):
                 proc = autostart.started[self.url.rstrip("/")]
                 click.echo(
                     f"pinchtab mcp: no server answered at {self.url}, so one was started in the background "
@@ -111,3 +114,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
         serve_http(server, host=host, port=port, token=mcp_token or "", log_level=log_level)
         return
     server.run("stdio")
+    from pinchtab.mcp import early
+
+    if early.stdio is not None:
+        early.stdio.finish()
