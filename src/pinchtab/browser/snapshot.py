@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from pinchtab.browser import node_ids
+from pinchtab.browser.node_ids import NodeIds
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 
 WALKER_JS = resources.files("pinchtab.browser").joinpath("snapshot.js").read_text()
@@ -149,34 +151,41 @@ def _node(i: int, rec: dict[str, Any], backend_id: int | None) -> Node:
     )
 
 
-def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[Node]]:
-    """Turn the deep-serialised ``[json, nodes]`` pair into page info and ``Node`` records."""
+def parse_walker_result(result: dict[str, Any], ids: NodeIds | None = None) -> tuple[dict[str, Any], list[Node]]:
+    """Turn the deep-serialised ``[json, nodes]`` pair into page info and ``Node`` records. With
+    ``ids`` (the walker was given ``ids.args()``), nodes it did not serialise get their backend id
+    from that table (KeyError if it lacks one)."""
     value = result.get("deepSerializedValue", {}).get("value")
     if not isinstance(value, list) or len(value) != 2:
         raise ValueError("unexpected snapshot walker result")
     page = json.loads(value[0].get("value") or "{}")
     records = page.pop("nodes", None) or []
-    dom_nodes = value[1].get("value") or []
-    nodes = []
-    for i, rec in enumerate(records):
-        backend = None
-        if i < len(dom_nodes):
-            backend = (dom_nodes[i].get("value") or {}).get("backendNodeId")
-        nodes.append(_node(i, rec, backend))
-    return page, nodes
+    backends = [(d.get("value") or {}).get("backendNodeId") for d in value[1].get("value") or []]
+    if ids is not None and "k" in page:
+        backends = ids.resolve(page, len(records), backends)
+    backends += [None] * (len(records) - len(backends))
+    return page, [_node(i, rec, backends[i]) for i, rec in enumerate(records)]
 
 
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
                   depth: int | None = None) -> Snapshot:
     """Walk the tab's page (same-origin iframes and open shadow roots included)."""
-    args = {"interactive": interactive, "selector": selector, "depth": depth}
-    try:
-        result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
-    except PageScriptError as exc:
-        if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
-            raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
-        raise
-    page, nodes = parse_walker_result(result)
+    ids = node_ids.of(tab)
+    for attempt in (1, 2):
+        args = {"interactive": interactive, "selector": selector, "depth": depth, "ids": ids.args()}
+        try:
+            result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
+        except PageScriptError as exc:
+            if selector and ("SyntaxError" in exc.message or "not a valid selector" in exc.message):
+                raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector") from exc
+            raise
+        try:
+            page, nodes = parse_walker_result(result, ids)
+            break
+        except KeyError:  # a node numbered in a walk whose answer never arrived: serialise all again
+            ids.reset()
+            if attempt == 2:
+                raise
     if page.get("missing"):
         raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
