@@ -158,11 +158,14 @@ def stop_server(pid: int) -> None:
             os.kill(p, signal.SIGKILL)
 
 
-def run_pinchtab(page: str, state_dir: str) -> dict[str, float]:
+def run_pinchtab(page: str, state_dir: str, src: Path | None = None) -> dict[str, float]:
+    """One cold start of `pinchtab mcp` (of the code in ``src``, another checkout's src/, when given)."""
     port = free_port()
     env = {**os.environ, "PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": state_dir,
            "PINCHTAB_CONFIG": os.path.join(state_dir, "no-config.json")}
     env.pop("PINCHTAB_SERVER", None)
+    if src is not None:
+        env.update(PYTHONPATH=str(src), PYTHONDONTWRITEBYTECODE="1")
     client = StdioClient([sys.executable, "-m", "pinchtab", "mcp"], env)
     try:
         return session(client, {"name": "pinchtab_navigate", "arguments": {"url": page}})
@@ -222,6 +225,8 @@ def main() -> None:
     ap.add_argument("--playwright", type=Path, default=PW_DIR, help="folder where @playwright/mcp is npm-installed")
     ap.add_argument("--install", action="store_true", help="npm install @playwright/mcp into --playwright first")
     ap.add_argument("--no-playwright", action="store_true", help="measure pinchtab only")
+    ap.add_argument("--baseline", type=Path, help="also measure `pinchtab mcp` of the code in this src/ folder "
+                    "(e.g. an export of main's src/), in the same run")
     args = ap.parse_args()
 
     cli = None
@@ -240,14 +245,18 @@ def main() -> None:
         print(f"Playwright MCP {playwright_version(cli)}: {cli}")
 
     results: dict[str, list[dict[str, float]]] = {"pinchtab": [], "playwright": []}
+    if args.baseline:
+        results["baseline"] = []
     try:
         for i in range(args.runs + 1):
-            # Alternate which goes first; run 0 warms the disk cache and the profile and is not counted.
-            order = ["pinchtab", "playwright"] if i % 2 else ["playwright", "pinchtab"]
+            # Alternate the order; run 0 warms the disk cache and the profile and is not counted.
+            order = [n for n in results if n != "playwright" or cli is not None]
+            order = order if i % 2 else order[::-1]
             for name in order:
-                if name == "playwright" and cli is None:
-                    continue
-                r = run_pinchtab(page, state_dir) if name == "pinchtab" else run_playwright(cli, page)  # type: ignore[arg-type]
+                if name == "playwright":
+                    r = run_playwright(cli, page)  # type: ignore[arg-type]
+                else:
+                    r = run_pinchtab(page, state_dir, args.baseline if name == "baseline" else None)
                 if i:
                     results[name].append(r)
                 print(f"  run {i}{' (warm-up)' if not i else ''} {name:10} " +
@@ -261,11 +270,13 @@ def main() -> None:
     print(f"{'':12}" + "".join(f"{s:>14}" for s in STEPS))
     med = {name: {s: statistics.median(r[s] for r in runs) * 1000 for s in STEPS} for name, runs in results.items() if runs}
     for name, m in med.items():
-        label = "pinchtab" if name == "pinchtab" else "Playwright"
+        label = {"pinchtab": "pinchtab", "playwright": "Playwright", "baseline": "baseline"}[name]
         print(f"{label:12}" + "".join(f"{m[s]:14.0f}" for s in STEPS))
-    if "playwright" in med:
-        p, w = med["pinchtab"], med["playwright"]
-        print(f"{'ratio':12}" + "".join(f"{p[s] / w[s]:13.2f}x" for s in STEPS))
+    for name in ("baseline", "playwright"):
+        if name in med:
+            p, w = med["pinchtab"], med[name]
+            label = "/ baseline" if name == "baseline" else "/ Playwright"
+            print(f"{label:12}" + "".join(f"{p[s] / w[s]:13.2f}x" for s in STEPS))
     print("\ntargets: initialize < 400 ms; navigate < 1200 ms and <= 0.6x Playwright MCP's")
 
 
