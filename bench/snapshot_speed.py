@@ -1,7 +1,7 @@
 """Snapshot cost on ../shared/pages/big-1000.html beside a 100-element page cut from it, through HTTP
-(a `pinchtab bridge` subprocess) and, with `--breakdown`, stage by stage in-process: the walker's
-CDP round trip (walk + serialisation in Chromium), Python shaping (parse + render) and the JSON
-encoding of the answer; HTTP is the rest.
+(a `pinchtab bridge` subprocess) and, with `--breakdown`, stage by stage in-process: the walk in the
+page, the walker's CDP round trip (walk + serialisation + transfer), Python shaping (parse + render)
+and the JSON encoding of the answer, each iteration beside one HTTP request; HTTP is the rest.
 
     .venv/bin/python bench/snapshot_speed.py [--runs 20] [--breakdown]
 
@@ -100,44 +100,56 @@ def through_http(base: str, runs: int, baseline: Path | None) -> dict[str, dict[
     return out
 
 
-async def breakdown(base: str, runs: int) -> dict[str, dict[str, dict[str, float]]]:
+async def breakdown(base: str, runs: int, bridge_url: str) -> dict[str, dict[str, float]]:
+    """Stages of big-1000.html snapshots in-process, each iteration next to one HTTP request to a
+    bridge subprocess, so that both see the same machine load: {mode: {stage: median ms}}."""
     from pinchtab.browser import formatting, node_ids, snapshot
     from pinchtab.browser.browser import Browser
     from pinchtab.config import load_config
 
+    timed_walk = ("function(o){const walk=" + snapshot.WALKER_JS + ";const t=performance.now();walk(o);"
+                  "return performance.now()-t;}")
     browser = Browser(load_config(environ={}))
     await browser.start()
-    out: dict[str, dict[str, dict[str, float]]] = {}
+    out: dict[str, dict[str, float]] = {}
     try:
-        async with browser.use_tab(None, create=True) as tab:
-            for page in ("big-100.html", "big-1000.html"):
-                await tab.navigate(f"{base}/{page}", timeout_ms=30000)
-                ids = node_ids.of(tab)
-                out[page] = {}
-                for label, params in MODES:
-                    interactive = params.get("filter") == "interactive"
-                    fmt = params.get("format", "json")
-                    stages: dict[str, list[float]] = {"walker (CDP round trip)": [], "parse": [], "render": [], "json encode": []}
-                    for i in range(runs + 3):
-                        t0 = time.perf_counter()
-                        walk = {"interactive": interactive, "selector": None, "depth": None, "ids": ids.args()}
-                        result = await tab.call_in_world(snapshot.WALKER_JS, walk, serialization=snapshot._SERIALIZATION)
-                        t1 = time.perf_counter()
-                        page_info, nodes = snapshot.parse_walker_result(result, ids)
-                        snap = snapshot.Snapshot(url=page_info.get("url", ""), title=page_info.get("title", ""), nodes=nodes,
-                                                 interactive_only=interactive)
-                        t2 = time.perf_counter()
-                        body = formatting.render(snap, fmt)
-                        t3 = time.perf_counter()
-                        if isinstance(body, dict):
-                            json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-                        else:
-                            body.encode()
-                        t4 = time.perf_counter()
-                        if i >= 3:
-                            for key, a, b in zip(stages, (t0, t1, t2, t3), (t1, t2, t3, t4)):
-                                stages[key].append((b - a) * 1000)
-                    out[page][label] = {k: statistics.median(v) for k, v in stages.items()}
+        async with browser.use_tab(None, create=True) as tab, \
+                httpx.AsyncClient(base_url=bridge_url, timeout=60, trust_env=False) as http:
+            page = f"{base}/big-1000.html"
+            await tab.navigate(page, timeout_ms=30000)
+            (await http.post("/navigate", json={"url": page})).raise_for_status()
+            ids = node_ids.of(tab)
+            for label, params in MODES:
+                interactive = params.get("filter") == "interactive"
+                fmt = params.get("format", "json")
+                keys = ("HTTP total", "walk in the page", "walker round trip", "parse", "render", "json encode")
+                stages: dict[str, list[float]] = {k: [] for k in keys}
+                for i in range(runs + 3):
+                    t = time.perf_counter()
+                    (await http.get("/snapshot", params=params)).raise_for_status()
+                    total = (time.perf_counter() - t) * 1000
+                    walk = {"interactive": interactive, "selector": None, "depth": None}
+                    in_page = (await tab.call_in_world(timed_walk, walk))["value"]
+                    t0 = time.perf_counter()
+                    result = await tab.call_in_world(snapshot.WALKER_JS, {**walk, "ids": ids.args()},
+                                                     serialization=snapshot._SERIALIZATION)
+                    t1 = time.perf_counter()
+                    page_info, nodes = snapshot.parse_walker_result(result, ids)
+                    snap = snapshot.Snapshot(url=page_info.get("url", ""), title=page_info.get("title", ""), nodes=nodes,
+                                             interactive_only=interactive)
+                    t2 = time.perf_counter()
+                    body = formatting.render(snap, fmt)
+                    t3 = time.perf_counter()
+                    if isinstance(body, dict):
+                        json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+                    else:
+                        body.encode()
+                    t4 = time.perf_counter()
+                    if i >= 3:
+                        for key, ms in zip(keys, (total, in_page, (t1 - t0) * 1000, (t2 - t1) * 1000,
+                                                  (t3 - t2) * 1000, (t4 - t3) * 1000)):
+                            stages[key].append(ms)
+                out[label] = {k: statistics.median(v) for k, v in stages.items()}
     finally:
         await browser.stop()
     return out
@@ -155,8 +167,15 @@ def main() -> None:
     try:
         print(f"load average before: {load()}")
         measured = through_http(base, args.runs, args.baseline)
-        http = measured["this"]
-        parts = asyncio.run(breakdown(base, args.runs)) if args.breakdown else None
+        parts = None
+        if args.breakdown:
+            proc, client = start_bridge()
+            try:
+                parts = asyncio.run(breakdown(base, args.runs, str(client.base_url)))
+            finally:
+                client.close()
+                proc.terminate()
+                proc.wait(timeout=20)
         print(f"load average after:  {load()}\n")
         for name, table in measured.items():
             where = "this checkout" if name == "this" else f"baseline {args.baseline}"
@@ -167,13 +186,15 @@ def main() -> None:
                 print(f"{label:22}{a:12.1f} ms {na:5d}{b:12.1f} ms {nb:5d}{b / a:8.1f}x")
             print()
         if parts:
-            print("\nstages in-process, big-1000.html, median (ms); HTTP = the HTTP figure less these")
-            keys = list(next(iter(parts["big-1000.html"].values())))
-            print(f"{'':22}" + "".join(f"{k:>26}" for k in keys) + f"{'HTTP + framework':>20}")
+            print("big-1000.html stage by stage, median (ms), each iteration beside one HTTP request:")
+            print("  walk in the page = the walker alone (performance.now); walker round trip = walk + serialisation")
+            print("  + CDP transfer and JSON decode; HTTP rest = HTTP total - round trip - parse - render - encode")
+            keys = list(next(iter(parts.values())))
+            print(f"{'':22}" + "".join(f"{k:>19}" for k in keys) + f"{'HTTP rest':>12}")
             for label, _ in MODES:
-                stage = parts["big-1000.html"][label]
-                rest = http["big-1000.html"][label][0] - sum(stage.values())
-                print(f"{label:22}" + "".join(f"{stage[k]:26.1f}" for k in keys) + f"{rest:20.1f}")
+                st = parts[label]
+                rest = st["HTTP total"] - sum(st[k] for k in keys[2:])
+                print(f"{label:22}" + "".join(f"{st[k]:19.1f}" for k in keys) + f"{rest:12.1f}")
         print("\ntargets: big-1000.html interactive compact <= 60 ms, full json <= 120 ms")
     finally:
         httpd.shutdown()
