@@ -69,3 +69,11 @@ def test_guess_port_matches_the_config(tmp_path: Path, env: dict[str, str], file
 def test_guess_port_leaves_a_broken_file_to_the_normal_path(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{not json")
     assert early.guess_port({"PINCHTAB_CONFIG": str(tmp_path / "config.json")}) is None
+
+
+@pytest.mark.parametrize("argv, stdio", [
+    ([], True), (["--server", "http://h:1"], True), (["--transport", "stdio"], True),
+    (["--help"], False), (["-h"], False), (["--transport", "http"], False), (["--transport=http"], False),
+])
+def test_early_start_is_for_the_stdio_transport(argv: list[str], stdio: bool) -> None:
+    assert early.applies(argv) is stdio

@@ -223,10 +223,15 @@ def start_server(argv: list[str]) -> subprocess.Popen[bytes] | None:
         return None  # the normal path tries again and reports why
 
 
+def applies(argv: list[str]) -> bool:
+    """Does ``pinchtab mcp ARGV`` serve MCP on stdio (not ``--help``, not another transport)?"""
+    return "--help" not in argv and "-h" not in argv and _option(argv, "--transport") in (None, "stdio")
+
+
 def begin(argv: list[str]) -> None:
-    """``pinchtab mcp ARGV``: start the server and take over stdio (not for ``--help``)."""
+    """``pinchtab mcp ARGV``: start the server and take over stdio."""
     global server_proc, stdio
-    if "--help" in argv or "-h" in argv or stdio is not None:
+    if not applies(argv) or stdio is not None:
         return
     server_proc = start_server(argv)
     stdio = EarlyStdio()
