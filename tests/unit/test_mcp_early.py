@@ -16,14 +16,24 @@ from pinchtab.config import load_config
 from pinchtab.mcp import early
 
 
-def _session(lines: list[dict], tmp: Path) -> tuple[list[dict], str]:
-    """Run `pinchtab mcp` (no server: nothing is called) with these messages; its answers and stderr."""
+def _session(lines: list[dict], tmp: Path, answers: int) -> tuple[list[dict], str]:
+    """Run `pinchtab mcp` (no server: nothing is called) with these messages; its first ``answers``
+    answers (stdin stays open until then: the SDK may drop a request still in flight at EOF) and
+    its stderr."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp), "PINCHTAB_CONFIG": str(tmp / "none.json")}
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "pinchtab", "mcp", "--server", "http://127.0.0.1:9", "--no-autostart"],
-        input="".join(json.dumps(m) + "\n" for m in lines).encode(), capture_output=True, timeout=120, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
-    return [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr.decode()
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("".join(json.dumps(m) + "\n" for m in lines).encode())
+    proc.stdin.flush()
+    got = [json.loads(proc.stdout.readline()) for _ in range(answers)]
+    proc.stdin.close()
+    rest = proc.stdout.read()
+    err = proc.stderr.read() if proc.stderr else b""
+    proc.wait(60)
+    return got + [json.loads(line) for line in rest.splitlines()], err.decode()
 
 
 def _init(rid: object, version: str) -> dict:
@@ -39,7 +49,7 @@ def test_early_answer_is_the_sdks_and_is_sent_once(tmp_path: Path) -> None:
     cases = [("2025-06-18", 1), ("1999-01-01", "a")]  # a known version; an unknown one gets the latest
     tail = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 99, "method": "ping"}]
     with ThreadPoolExecutor(len(cases)) as pool:
-        runs = list(pool.map(lambda c: _session([_init(c[1], c[0]), *tail], tmp_path), cases))
+        runs = list(pool.map(lambda c: _session([_init(c[1], c[0]), *tail], tmp_path, 2), cases))
     for (version, rid), (answers, stderr) in zip(cases, runs):
         assert "differs" not in stderr, stderr
         assert [a["id"] for a in answers] == [rid, 99]  # initialize once, then the SDK's answer to ping
@@ -48,7 +58,7 @@ def test_early_answer_is_the_sdks_and_is_sent_once(tmp_path: Path) -> None:
 
 
 def test_a_first_message_other_than_initialize_waits_for_the_sdk(tmp_path: Path) -> None:
-    answers, _ = _session([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], tmp_path)
+    answers, _ = _session([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], tmp_path, 1)
     assert len(answers) == 1 and answers[0]["id"] == 7 and "error" in answers[0]  # the SDK's own error
 
 

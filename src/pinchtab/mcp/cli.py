@@ -3,6 +3,7 @@ main CLI); the SDK, httpx and the tools load when the command runs."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 
@@ -106,6 +107,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     if not explicit and not no_autostart:
         before_call = _BackgroundStart(url, token).wait
     server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper())
+    gc.enable()  # off since pinchtab.mcp.early (stdio only), for the start-up imports
     if transport == "http":
         from pinchtab.mcp.http import serve_http
 
