@@ -9,6 +9,7 @@ Only loopback URLs are ever started: a remote server is someone else's to run.
 
 from __future__ import annotations
 
+import http.client
 import os
 import subprocess
 import sys
@@ -17,12 +18,12 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 
 from pinchtab.config import DEFAULT_PORT, LOOPBACK_HOSTS
 from pinchtab.errors import NotReady
 
 DEFAULT_TIMEOUT = 30.0
+POLL = 0.02  # a refused connection costs well under a millisecond
 
 # Processes this process started, by base URL (tests and callers stop them by PID).
 started: dict[str, subprocess.Popen[bytes]] = {}
@@ -33,20 +34,50 @@ def is_loopback(base_url: str) -> bool:
     return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
+def _health_status(base_url: str, timeout: float) -> int | None:
+    """The status of GET /health there, None when nothing answers. Plain http goes through
+    http.client: an httpx client costs ~25-50 ms to make (its TLS context), more than the request
+    when polling a server that is starting."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "http":
+        import httpx
+
+        try:
+            return httpx.get(f"{base_url.rstrip('/')}/health", timeout=timeout).status_code
+        except httpx.TransportError:
+            return None
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=timeout)
+    try:
+        conn.request("GET", f"{parts.path.rstrip('/')}/health")
+        return conn.getresponse().status
+    except (OSError, http.client.HTTPException):
+        return None
+    finally:
+        conn.close()
+
+
 def answers(base_url: str, timeout: float = 1.0) -> bool:
     """Does an HTTP server answer GET /health there (whatever the status)?"""
-    try:
-        httpx.get(f"{base_url.rstrip('/')}/health", timeout=timeout)
-    except httpx.TransportError:
-        return False
-    return True
+    return _health_status(base_url, timeout) is not None
 
 
 def _healthy(base_url: str) -> bool:
-    try:
-        return httpx.get(f"{base_url.rstrip('/')}/health", timeout=2.0).status_code == 200
-    except httpx.TransportError:
-        return False
+    return _health_status(base_url, 2.0) == 200
+
+
+def adopt(base_url: str, proc: subprocess.Popen[bytes], timeout: float = DEFAULT_TIMEOUT) -> bool:
+    """Wait for a server started as ``pinchtab server --autostarted`` (by ``pinchtab.mcp.early``)
+    to answer at ``base_url``. True when it did (it is then in ``started``); False when it exited
+    first, which it does quietly when it found another server running, or on a failure
+    (``ensure_server`` then tries again and reports it)."""
+    base_url = base_url.rstrip("/")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if _healthy(base_url):
+            started[base_url] = proc
+            return True
+        time.sleep(POLL)
+    return False
 
 
 def server_command(port: int) -> list[str]:
@@ -77,7 +108,7 @@ def ensure_server(base_url: str, token: str | None = None, timeout: float = DEFA
     ``token`` is handed to the new server (through ``PINCHTAB_TOKEN``, so it is not shown in ps).
     """
     base_url = base_url.rstrip("/")
-    if answers(base_url) or not is_loopback(base_url):
+    if not is_loopback(base_url) or answers(base_url):
         return False
     parts = urlsplit(base_url)
     port = parts.port or DEFAULT_PORT
@@ -100,7 +131,7 @@ def ensure_server(base_url: str, token: str | None = None, timeout: float = DEFA
             return True
         if proc.poll() is not None:
             raise NotReady(f"the pinchtab server exited with code {proc.returncode}: {_tail(log)}", "server_start_failed")
-        time.sleep(0.1)
+        time.sleep(POLL)
     raise NotReady(f"the pinchtab server started on port {port} did not answer within {timeout:.0f} s "
                    f"(pid {proc.pid}, log {log}): {_tail(log)}", "server_start_timeout")
 

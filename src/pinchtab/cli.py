@@ -11,6 +11,12 @@ from typing import Any
 # finds spike to several ms under load). Set before anything imports numpy.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+if sys.argv[1:2] == ["mcp"]:
+    # Before anything heavy loads: start the server and answer `initialize` (see pinchtab.mcp.early).
+    from pinchtab.mcp import early
+
+    early.begin(sys.argv[2:])
+
 import click
 
 import pinchtab
@@ -96,7 +102,7 @@ def bridge(log_level: str, parent_pid: int | None = None, tls_cert: str | None =
       pinchtab bridge --port 9867
       curl -s -X POST localhost:9867/navigate -d '{"url":"https://example.com"}'
     """
-    from pinchtab.bridge.app import create_app
+    from pinchtab.cdp import prelaunch
 
     if bool(tls_cert) != bool(tls_key):
         raise click.UsageError("--tls-cert and --tls-key go together")
@@ -106,12 +112,15 @@ def bridge(log_level: str, parent_pid: int | None = None, tls_cert: str | None =
         from pinchtab.server.parent import exit_with_parent
 
         exit_with_parent(parent_pid)
+    prelaunch.start_for(config.browser)  # Chromium starts while the bridge's modules load
+    from pinchtab.bridge.app import create_app
+
     _serve(create_app(config), config, log_level, (tls_cert, tls_key) if tls_cert and tls_key else None)
 
 
 from pinchtab.server.cli import make_server_command  # noqa: E402
 
-main.add_command(make_server_command(server_options, _config, _serve), "server")
+main.add_command(make_server_command(server_options, _config), "server")
 
 from pinchtab.mcp.cli import mcp_command  # noqa: E402
 

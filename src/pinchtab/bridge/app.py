@@ -4,6 +4,7 @@ served by the ``BrowserService`` method of the same name; this module only wires
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -52,7 +53,8 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     install_error_handlers(app)
     routes = bridge_routes()
     mount(app.router, routes, handler_for(service), config.security)
-    schema = build_openapi(routes, title=app.title, version=app.version, description=DESCRIPTION)
-    app.openapi = lambda: schema  # type: ignore[method-assign]
+    # Built on first use: pydantic schema generation that start-up need not wait for.
+    app.openapi = functools.cache(  # type: ignore[method-assign]
+        lambda: build_openapi(routes, title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(TokenAuth, token=config.server.token)
     return app

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from pinchtab.browser.tab import Tab
+from pinchtab.cdp import prelaunch
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
 from pinchtab.config import Config
 from pinchtab.errors import BrowserError, NotFound, NotReady
@@ -64,9 +65,8 @@ class Browser:
             await transport.start()
         else:
             binary = find_chrome(cfg.binary)
-            self.process = await ChromeProcess.launch(
-                binary, headless=cfg.headless, user_data_dir=cfg.profile_dir, extra_args=cfg.extra_args
-            )
+            launch = {"headless": cfg.headless, "user_data_dir": cfg.profile_dir, "extra_args": cfg.extra_args}
+            self.process = prelaunch.take(binary, **launch) or await ChromeProcess.launch(binary, **launch)
             transport = PipeTransport(self.process.write_fd, self.process.read_fd)
             await transport.start()
         conn = Connection(transport, default_timeout=self.command_timeout)

@@ -197,19 +197,25 @@
     const tag = el.localName;
     if (SKIP_TAG.has(tag)) return;
     if (el.getAttribute('aria-hidden') === 'true' || el.inert) return;
-    let style = null;
-    if (!el.checkVisibility()) {
-      // display:contents has no box, so checkVisibility() says false, yet its children show
-      // (a web component whose :host is display:contents, a layout wrapper).
-      style = el.ownerDocument.defaultView.getComputedStyle(el);
-      if (style.display !== 'contents') return;
+    // Visible (one call for most elements); rendered but visibility:hidden; or not rendered.
+    let hidden = false;
+    if (!el.checkVisibility({ visibilityProperty: true })) {
+      if (el.checkVisibility()) hidden = true;
+      else {
+        // display:contents has no box, so checkVisibility() says false, yet its children show
+        // (a web component whose :host is display:contents, a layout wrapper).
+        const style = el.ownerDocument.defaultView.getComputedStyle(el);
+        if (style.display !== 'contents') return;
+        hidden = style.visibility !== 'visible';
+      }
     }
     let role = el.computedRole || fallbackRole(el, tag);
     if (role === 'generic' && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) role = 'textbox';
     if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
-    const hidden = style ? style.visibility !== 'visible' : !el.checkVisibility({ visibilityProperty: true });
+    let computedName = null;  // asked of Chromium at most once per element
+    const nameOf = () => (computedName === null ? (computedName = clip(el.computedName || '')) : computedName);
     // Headings give later nodes their context (find's "under Billing") even when not emitted.
-    if (role === 'heading' && !hidden) lastHeading = clip(el.computedName || '');
+    if (role === 'heading' && !hidden) lastHeading = nameOf();
     let rec = null;
     let childCtx = ctx;
     let childDepth = depth;
@@ -219,7 +225,7 @@
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
       const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role) || role === 'Iframe'));
       if (keep) {
-        let name = clip(el.computedName || '');
+        let name = nameOf();
         if (role === 'Iframe' && !name) name = clip(el.getAttribute('name') || '');
         if (clickable) {
           // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
@@ -233,7 +239,7 @@
       }
       if (CONTAINER.has(role) || role in LANDMARK) {
         // A table row's name is empty; its cells' text says which row a button belongs to.
-        let label = clip(el.computedName || '');
+        let label = nameOf();
         if (!label && role === 'row') label = textOf(el, ITEM_MAX);
         const landmark = LANDMARK[role];
         childCtx = { section: ctx.section, parent: label || ctx.parent, quiet: ctx.quiet, item: ctx.item };
@@ -282,6 +288,31 @@
     }
   }
 
+  // The DOM nodes to serialise (their backendNodeId): with opts.ids ({epoch, known}, see
+  // node_ids.py), each node gets a number k in this world when first handed over, and a node the
+  // caller already has (k < known) is not serialised again; page.k holds every node's k.
+  function handOver(page, nodes) {
+    const want = opts.ids;
+    if (!want) return [JSON.stringify(page), nodes];
+    let st = globalThis.__pinchtabNodeIds;
+    if (!st || st.epoch !== want.epoch) {
+      st = globalThis.__pinchtabNodeIds = { epoch: Math.random().toString(36).slice(2), map: new WeakMap(), next: 0 };
+    }
+    const known = st.epoch === want.epoch ? want.known : 0;
+    const ks = new Array(nodes.length);
+    const fresh = [];
+    for (let i = 0; i < nodes.length; i++) {
+      let k = st.map.get(nodes[i]);
+      if (k === undefined) { k = st.next++; st.map.set(nodes[i], k); }
+      ks[i] = k;
+      if (k >= known) fresh.push(nodes[i]);
+    }
+    page.k = ks;
+    page.epoch = st.epoch;
+    page.known = known;
+    return [JSON.stringify(page), fresh];
+  }
+
   for (const o of watch.obs) watch.n += o.obs.takeRecords().length;
   const page = { url: location.href, title: document.title, mut: watch.n };
   let root = document.body || document.documentElement;
@@ -298,8 +329,8 @@
     // see the whole subtree, else an unnamed landmark whose children are below the limit vanishes.
     const keep = data.map((d) => d.d <= maxDepth);
     page.nodes = data.filter((_, i) => keep[i]);
-    return [JSON.stringify(page), elements.filter((_, i) => keep[i])];
+    return handOver(page, elements.filter((_, i) => keep[i]));
   }
   page.nodes = data;
-  return [JSON.stringify(page), elements];
+  return handOver(page, elements);
 })

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from pinchtab.browser import changes, framewalk
+from pinchtab.browser import changes, framewalk, node_ids
+from pinchtab.browser.node_ids import NodeIds
 from pinchtab.browser.selectors import parse_selector, pick
 from pinchtab.errors import BadRequest, NotFound
 
@@ -183,25 +184,39 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
     )
 
 
-def parse_walker_result(result: dict[str, Any]) -> tuple[dict[str, Any], list[Node]]:
-    """Turn the deep-serialised ``[json, nodes]`` pair into page info and ``Node`` records."""
+def parse_walker_result(result: dict[str, Any], ids: NodeIds | None = None) -> tuple[dict[str, Any], list[Node]]:
+    """Turn the deep-serialised ``[json, nodes]`` pair into page info and ``Node`` records. With
+    ``ids`` (the walker was given ``ids.args()``), nodes it did not serialise get their backend id
+    from that table (KeyError if it lacks one)."""
     value = result.get("deepSerializedValue", {}).get("value")
     if not isinstance(value, list) or len(value) != 2:
         raise ValueError("unexpected snapshot walker result")
     page = json.loads(value[0].get("value") or "{}")
     records = page.pop("nodes", None) or []
-    dom_nodes = value[1].get("value") or []
-    nodes = []
-    for i, rec in enumerate(records):
-        backend = None
-        if i < len(dom_nodes):
-            backend = (dom_nodes[i].get("value") or {}).get("backendNodeId")
-        nodes.append(_node(rec, backend))
-    return page, nodes
+    backends = [(d.get("value") or {}).get("backendNodeId") for d in value[1].get("value") or []]
+    if ids is not None and "k" in page:
+        backends = ids.resolve(page, len(records), backends)
+    backends += [None] * (len(records) - len(backends))
+    return page, [_node(rec, backends[i]) for i, rec in enumerate(records)]
 
 
 async def _walk_frame(tab: Any, scope: str, frame_id: str, args: dict[str, Any]) -> dict[str, Any]:
     return await tab.frames.call(scope, frame_id, WALKER_JS, args, serialization=_SERIALIZATION)
+
+
+async def _walk_main(tab: Any, args: dict[str, Any]) -> tuple[dict[str, Any], list[Node]]:
+    """The walk of the tab's main world, serialising only DOM nodes the tab has no backend id
+    for yet (node_ids.py); frames' walks (framewalk.py) serialise all theirs."""
+    ids = node_ids.of(tab)
+    for attempt in (1, 2):
+        result = await tab.call_in_world(WALKER_JS, {**args, "ids": ids.args()}, serialization=_SERIALIZATION)
+        try:
+            return parse_walker_result(result, ids)
+        except KeyError:  # a node numbered in a walk whose answer never arrived: serialise all again
+            ids.reset()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
@@ -223,10 +238,9 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
         framewalk.prefetch(tab, walk)
     try:
         if scoped is None:
-            result = await tab.call_in_world(WALKER_JS, args, serialization=_SERIALIZATION)
+            page, nodes = await _walk_main(tab, args)
         else:
-            result = await _walk_frame(tab, scoped.scope, scoped.frame_id, args)
-        page, nodes = parse_walker_result(result)
+            page, nodes = parse_walker_result(await _walk_frame(tab, scoped.scope, scoped.frame_id, args))
         if page.get("missing"):
             raise NotFound(f"no element matches selector {selector!r}", "selector_not_found")
         world = tab.world_id

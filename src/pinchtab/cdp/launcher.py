@@ -100,6 +100,20 @@ class ChromeProcess:
         user_data_dir: str | Path | None = None,
         extra_args: Sequence[str] = (),
     ) -> "ChromeProcess":
+        proc = cls.spawn(binary, headless=headless, user_data_dir=user_data_dir, extra_args=extra_args)
+        proc.watch_exit()
+        return proc
+
+    @classmethod
+    def spawn(
+        cls,
+        binary: str,
+        *,
+        headless: bool = True,
+        user_data_dir: str | Path | None = None,
+        extra_args: Sequence[str] = (),
+    ) -> "ChromeProcess":
+        """Start Chromium; ``watch_exit`` must follow once an event loop runs (``launch`` does both)."""
         temporary = user_data_dir is None
         profile = Path(tempfile.mkdtemp(prefix="pinchtab-chrome-")) if temporary else Path(user_data_dir)
         profile.mkdir(parents=True, exist_ok=True)
@@ -140,11 +154,9 @@ class ChromeProcess:
         os.close(from_chrome_w)
         for fd in (to_chrome_w, from_chrome_r):
             os.set_inheritable(fd, False)
-        proc = cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path)
-        proc._watch_exit()
-        return proc
+        return cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path)
 
-    def _watch_exit(self) -> None:
+    def watch_exit(self) -> None:
         loop = asyncio.get_running_loop()
         try:
             self._pidfd = os.pidfd_open(self.pid)

@@ -3,6 +3,7 @@ main CLI); the SDK, httpx and the tools load when the command runs."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 
@@ -21,9 +22,12 @@ class _BackgroundStart:
 
     def _run(self) -> None:
         from pinchtab import autostart
+        from pinchtab.mcp import early
 
         try:
-            if autostart.ensure_server(self.url, self.token):
+            # The server pinchtab.mcp.early started at spawn, if any; else start one now.
+            adopted = early.server_proc is not None and autostart.adopt(self.url, early.server_proc)
+            if adopted or autostart.ensure_server(self.url, self.token):
                 proc = autostart.started[self.url.rstrip("/")]
                 click.echo(
                     f"pinchtab mcp: no server answered at {self.url}, so one was started in the background "
@@ -103,6 +107,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     if not explicit and not no_autostart:
         before_call = _BackgroundStart(url, token).wait
     server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper())
+    gc.enable()  # off since pinchtab.mcp.early (stdio only), for the start-up imports
     if transport == "http":
         from pinchtab.mcp.http import serve_http
 
@@ -111,3 +116,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
         serve_http(server, host=host, port=port, token=mcp_token or "", log_level=log_level)
         return
     server.run("stdio")
+    from pinchtab.mcp import early
+
+    if early.stdio is not None:
+        early.stdio.finish()

@@ -22,19 +22,13 @@ from pydantic import BeforeValidator, Field, create_model
 
 import pinchtab
 from pinchtab.client import AsyncClient, PinchtabClientError
+from pinchtab.mcp.early import INSTRUCTIONS, NAME, TITLE
 from pinchtab.mcp.tools import TOOLS, Param, ToolDef, ToolInputError, ToolOutput, error_text
 
 log = logging.getLogger("pinchtab.mcp")
 
 _JSON_TYPES = {str: "string", bool: "boolean", float: "number", int: "integer"}
 
-INSTRUCTIONS = """\
-PinchTab drives a real Chromium browser. The usual loop: pinchtab_navigate to a URL, then
-pinchtab_snapshot (interactive=true, compact=true uses the fewest tokens) or pinchtab_find to get
-element refs such as e5, then act on a ref with pinchtab_click, pinchtab_type, pinchtab_fill,
-pinchtab_select or pinchtab_press. Refs come from the latest snapshot of that tab: take a new
-snapshot after the page changes. pinchtab_get_text reads the page; pinchtab_screenshot shows it.
-""".replace("\n", " ").strip()
 
 
 def input_schema(tool: ToolDef) -> dict[str, Any]:
@@ -120,8 +114,8 @@ def build_server(client: AsyncClient, before_call: Callable[[], Awaitable[None]]
     """An MCP server exposing the 21 tools over ``client``. ``before_call`` runs before each tool
     (the CLI uses it to wait for a server it is starting)."""
     return MCPServer(
-        name="pinchtab",
-        title="PinchTab",
+        name=NAME,
+        title=TITLE,
         version=pinchtab.__version__,
         instructions=INSTRUCTIONS,
         tools=[sdk_tool(t, client, before_call) for t in TOOLS],

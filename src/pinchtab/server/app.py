@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -16,7 +17,8 @@ from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.discovery import Discovery
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
-from pinchtab.server.proxy import ProxyMiddleware, TabLocator, make_client
+from pinchtab.server.bridge_client import make_client
+from pinchtab.server.proxy import ProxyMiddleware, TabLocator
 from pinchtab.server.tab_owners import TabOwners
 from pinchtab.server.upstream import Upstream
 from pinchtab.api import Reply, Route, proxied_routes, server_routes
@@ -37,12 +39,15 @@ the tab; the shorthand routes (`/navigate`, `/snapshot`, `/find`, `/action`, ...
 owning `tabId` (body or `?tabId=`), else to the default instance."""
 
 
-def create_app(config: Config, *, default_instance: bool | None = None) -> FastAPI:
+def create_app(config: Config, *, default_instance: bool | None = None, manager: InstanceManager | None = None) -> FastAPI:
+    """The server app. ``manager``: one made before this module loaded, whose default instance may be
+    starting already (``pinchtab.server.boot``)."""
     start_default = config.server.default_instance if default_instance is None else default_instance
-    client = make_client(config.security.attach.ca_file)
-    profiles = ProfileStore(config.server.state_dir)
+    if manager is None:
+        manager = InstanceManager(config, ProfileStore(config.server.state_dir), make_client(config.security.attach.ca_file))
+    client, profiles = manager.client, manager.profiles
     routes = TabOwners()
-    manager = InstanceManager(config, profiles, client, on_tabs_lost=routes.forget_instance)
+    manager.on_tabs_lost = routes.forget_instance
     router = TabLocator(manager, routes, client)
     upstream = Upstream(config.security.attach.ca_file)
 
@@ -54,6 +59,7 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
         if start_default:
             try:
                 inst = await manager.start_default()
+                await manager.wait_ready(inst)
                 if inst.status != "running":
                     log.error("the default instance did not start: %s", inst.error)
             except PinchtabError as exc:
@@ -82,8 +88,9 @@ def create_app(config: Config, *, default_instance: bool | None = None) -> FastA
     mount(app.router, own, lookup, config.security)
     # The proxied routes are served by ProxyMiddleware; /openapi.json documents them from the same
     # table as the bridge's, so both describe the same parameters.
-    schema = build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION)
-    app.openapi = lambda: schema  # type: ignore[method-assign]
+    # Built on first use: ~0.1 s of pydantic schema generation that start-up need not wait for.
+    app.openapi = functools.cache(  # type: ignore[method-assign]
+        lambda: build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
     app.add_middleware(TokenAuth, token=config.server.token)
     return app

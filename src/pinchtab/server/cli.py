@@ -1,6 +1,6 @@
 """``pinchtab server`` (also the bare ``pinchtab``): the control plane with profiles and instances.
 
-``pinchtab.cli`` builds the command with its shared helpers (options, config loading, serving),
+``pinchtab.cli`` builds the command with its shared helpers (options, config loading),
 so this module does not import it back.
 """
 
@@ -13,11 +13,12 @@ from typing import Any
 
 import click
 
+from pinchtab.errors import PinchtabError
+
 
 def make_server_command(
     server_options: Callable[[Any], Any],
     load: Callable[..., Any],
-    serve: Callable[[Any, Any, str], None],
 ) -> click.Command:
     @click.command()
     @server_options
@@ -26,8 +27,11 @@ def make_server_command(
     @click.option("--instance-port-start", type=int, help="First port for instances (default 9868, or server.instancePortStart).")
     @click.option("--default-instance/--no-default-instance", default=None,
                   help="Start an instance on the 'default' profile with the server (default: yes, or server.defaultInstance).")
+    @click.option("--autostarted", is_flag=True, hidden=True,
+                  help="Started in the background by `pinchtab mcp`: exit when a server already answers on the port; "
+                       "output to <stateDir>/logs/server-<port>.log.")
     def server(log_level: str, state_dir: str | None, instance_port_start: int | None,
-               default_instance: bool | None, **flags: Any) -> None:
+               default_instance: bool | None, autostarted: bool, **flags: Any) -> None:
         """Serve the HTTP API with profiles and several browser instances.
 
         \b
@@ -38,7 +42,7 @@ def make_server_command(
           curl -s -X POST localhost:9867/navigate -d '{"url":"https://example.com"}'
           curl -s -X POST localhost:9867/profiles -d '{"name":"work"}'
         """
-        from pinchtab.server.app import create_app
+        from pinchtab.server import boot
 
         config = load(**flags)
         if state_dir:
@@ -47,10 +51,18 @@ def make_server_command(
             config.server.instance_port_start = instance_port_start
         if default_instance is not None:
             config.server.default_instance = default_instance
+        try:
+            config.check_bind()
+        except PinchtabError as exc:
+            raise click.ClickException(exc.message) from exc
+        if autostarted:
+            if boot.port_taken(config.server.port):
+                return  # another server answers there: it is the one to use
+            boot.log_to_state_dir(config.server.port)
         logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
         logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per health check otherwise
         click.echo(f"pinchtab server on http://{config.server.bind}:{config.server.port} (state in {config.server.state_dir}; "
                    "Ctrl-C stops it and its browsers)", err=True)
-        serve(create_app(config), config, log_level)
+        boot.run(config, log_level, config.server.default_instance)
 
     return server

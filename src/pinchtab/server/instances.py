@@ -47,6 +47,7 @@ HEALTH_INTERVAL = 1.0
 HEALTH_TIMEOUT = 3.0
 HEALTH_FAILURES = 3  # consecutive unanswered /health before a live bridge counts as broken
 PORT_RETRIES = 3
+READY_POLL = 0.02  # seconds between health checks of a starting bridge, its first 5 s
 
 
 def bridge_command() -> list[str]:
@@ -239,12 +240,12 @@ class InstanceManager:
             raise
         return inst
 
-    async def start_default(self) -> Instance:
+    async def start_default(self, *, wait: bool = True) -> Instance:
         profile = self.profiles.ensure(DEFAULT_PROFILE, "the default instance's profile")
         holder = self.using_profile(profile.id)
         if holder is not None:
             return holder
-        return await self.start(profile.id, default=True)
+        return await self.start(profile.id, default=True, wait=wait)
 
     def _new_id(self) -> str:
         iid = new_id("inst")
@@ -376,7 +377,8 @@ class InstanceManager:
                     return False
             except (httpx.HTTPError, ValueError):
                 pass
-            await asyncio.sleep(0.1)
+            # Often at first (a refused connection is cheap, and a client may be waiting), then calmer.
+            await asyncio.sleep(READY_POLL if time.monotonic() < deadline - START_TIMEOUT + 5 else 0.1)
         if inst.status != "starting":  # stopped meanwhile
             inst.ready.set()
             return False

@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pinchtab.errors import NotFound, NotReady, PinchtabError
 from pinchtab.server.instances import Instance, InstanceManager
 from pinchtab.server.tab_owners import TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_id_in_response
-from pinchtab.server.upstream import Upstream, UpstreamError, ssl_context
+from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
 log = logging.getLogger("pinchtab.server.proxy")
@@ -29,18 +29,6 @@ BUFFER_LIMIT = 1 << 20
 HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te", b"trailer", b"upgrade",
                         b"proxy-authenticate", b"proxy-authorization", b"server", b"date"})
 FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent"})
-
-
-def make_client(ca_file: str | None = None) -> httpx.AsyncClient:
-    """One client for all bridges' control calls (health, tabs): kept-alive connections, no proxies
-    from the environment, no read timeout of its own (bridges bound navigation and waits
-    themselves), ``https://`` bridges verified against ``ca_file`` when given."""
-    return httpx.AsyncClient(
-        verify=ssl_context(ca_file),
-        timeout=httpx.Timeout(None, connect=5.0),
-        limits=httpx.Limits(max_connections=256, max_keepalive_connections=64, keepalive_expiry=60),
-        trust_env=False,
-    )
 
 
 class TabLocator:

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 import aiohttp
 from yarl import URL
 
+from pinchtab.server.bridge_client import ssl_context
+
 CONNECT_TIMEOUT = 5.0
 # uvicorn closes idle connections after 5 s; never reuse one that has been idle for this long.
 KEEPALIVE_EXPIRY = 4.0
@@ -36,11 +38,6 @@ _SKIP_AUTO = ("User-Agent", "Accept", "Accept-Encoding", "Content-Type")
 
 class UpstreamError(Exception):
     """The bridge could not be reached, timed out or answered garbage."""
-
-
-def ssl_context(ca_file: str | None = None) -> ssl.SSLContext:
-    """Verify ``https://`` bridges against ``ca_file`` alone when given, else the system CAs."""
-    return ssl.create_default_context(cafile=ca_file) if ca_file else ssl.create_default_context()
 
 
 def _describe(exc: BaseException, origin: str) -> str:

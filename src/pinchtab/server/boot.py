@@ -1,0 +1,72 @@
+"""Running ``pinchtab server`` with the default instance started first.
+
+The default instance's bridge (its own Python, then its Chromium) is spawned before this process
+loads FastAPI and the route table, so the three start side by side instead of one after the other;
+the server then answers once that instance runs, as before. ``--autostarted`` (how ``pinchtab mcp``
+starts a server) adds: exit quietly when a server already answers on the port, and write the output
+to ``<stateDir>/logs/server-<port>.log``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import sys
+import time
+
+from pinchtab.config import Config
+from pinchtab.errors import PinchtabError
+
+log = logging.getLogger("pinchtab.server")
+
+
+def port_taken(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+def log_to_state_dir(port: int) -> None:
+    """Send this process's stdout and stderr to the server log of ``port`` (appended)."""
+    from pinchtab.autostart import log_path
+
+    path = log_path(port)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.write(fd, f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(sys.argv)} (pid {os.getpid()})\n".encode())
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+
+def run(config: Config, log_level: str, start_default: bool) -> None:
+    asyncio.run(_serve(config, log_level, start_default))
+
+
+async def _serve(config: Config, log_level: str, start_default: bool) -> None:
+    from pinchtab.server.bridge_client import make_client
+    from pinchtab.server.instances import InstanceManager
+    from pinchtab.server.profiles import ProfileStore
+
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir), make_client(config.security.attach.ca_file))
+    if start_default:
+        try:
+            await manager.start_default(wait=False)  # spawned now; the app's start-up waits for it
+        except PinchtabError as exc:
+            log.error("the default instance did not start: %s", exc.message)
+
+    import uvicorn
+
+    from pinchtab.server.app import create_app
+
+    app = create_app(config, default_instance=start_default, manager=manager)
+    server = uvicorn.Server(uvicorn.Config(app, host=config.server.bind, port=config.server.port,
+                                           log_level=log_level, access_log=False))
+    try:
+        await server.serve()
+    finally:
+        if not server.started:  # start-up failed (port taken, ...): the lifespan did not stop the bridge
+            await manager.close()
