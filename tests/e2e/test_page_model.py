@@ -195,3 +195,19 @@ def test_wait_takes_unified_selectors(http: httpx.Client, tab: str, pages: str) 
     assert res.status_code == 200 and res.json()["present"] is False, res.text
     res = http.post(f"/tabs/{tab}/wait", json={"selector": "xpath://[", "timeout": 300})
     assert res.status_code == 400 and res.json()["code"] == "bad_selector"
+
+
+def test_snapshot_selector_takes_locators_and_refs(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    form = http.get(f"/tabs/{tab}/snapshot", params={"selector": "#login"}).json()
+    for selector in ("role:form", "label:Email address"):
+        res = http.get(f"/tabs/{tab}/snapshot", params={"selector": selector})
+        assert res.status_code == 200, (selector, res.text)
+        nodes = res.json()["nodes"]
+        assert nodes and set(n["ref"] for n in nodes) <= set(n["ref"] for n in form["nodes"]) | {nodes[0]["ref"]}
+    email = http.get(f"/tabs/{tab}/snapshot", params={"selector": "label:Email address"}).json()["nodes"]
+    assert email[0]["role"] == "textbox" and "Email" in email[0]["name"]
+    by_ref = http.get(f"/tabs/{tab}/snapshot", params={"selector": email[0]["ref"]}).json()["nodes"]
+    assert by_ref[0]["ref"] == email[0]["ref"]
+    res = http.get(f"/tabs/{tab}/snapshot", params={"selector": "label:No such field"})
+    assert res.status_code == 404 and res.json()["code"] == "selector_not_found"

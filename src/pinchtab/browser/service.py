@@ -14,7 +14,7 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, capture, content, formatting, snapshot, snapshot_files, waits
+from pinchtab.browser import actions, capture, content, formatting, snapshot, snapshot_files, targets, waits
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.frames import FrameOps, text_source
@@ -24,6 +24,7 @@ from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.popups import PopupWatch
+from pinchtab.browser.selectors import parse_selector
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
@@ -119,7 +120,11 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def snapshot(self, req: m.SnapshotQuery) -> dict[str, Any] | str:
         async with self.browser.use_tab(req.tab_id) as tab:
-            snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth)
+            element = None
+            if req.selector is not None and parse_selector(req.selector).kind not in ("css", "xpath", "text"):
+                element = await targets.resolve(tab, req.selector)  # a ref, role:, label:, find:, ...
+            snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth,
+                                          element=element)
             previous = tab.refs.replace(snap)
         if req.diff:
             changes = formatting.diff_snapshots(previous, snap)

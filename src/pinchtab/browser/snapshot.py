@@ -204,6 +204,18 @@ async def _walk_frame(tab: Any, scope: str, frame_id: str, args: dict[str, Any])
     return await tab.frames.call(scope, frame_id, WALKER_JS, args, serialization=_SERIALIZATION)
 
 
+_KEEP_PICKED = "function () { globalThis.__pinchtabPicked = this; return true; }"
+
+
+async def _keep_picked(tab: Any, scoped: Any, element: Any, raw: str) -> None:
+    """Hand the walker ``element`` as its root, in the world the walk runs in."""
+    here = (scoped.scope, scoped.frame_id) if scoped is not None else ("", None)
+    if (element.scope or "", element.frame_id or None) != here:
+        raise BadRequest(f"selector {raw!r} picks an element in another frame: scope the snapshot to that frame "
+                         "first (POST /frame)", "selector_other_frame")
+    await tab.call_on_node(element.backend_id, _KEEP_PICKED, scope=element.scope, frame_id=element.frame_id)
+
+
 async def _walk_main(tab: Any, args: dict[str, Any]) -> tuple[dict[str, Any], list[Node]]:
     """The walk of the tab's main world, serialising only DOM nodes the tab has no backend id
     for yet (node_ids.py); frames' walks (framewalk.py) serialise all theirs."""
@@ -220,17 +232,20 @@ async def _walk_main(tab: Any, args: dict[str, Any]) -> tuple[dict[str, Any], li
 
 
 async def capture(tab: Any, *, interactive: bool = False, selector: str | None = None,
-                  depth: int | None = None, whole: bool = False) -> Snapshot:
+                  depth: int | None = None, whole: bool = False, element: Any = None) -> Snapshot:
     """Walk the tab's page (or its frame scope, frames.py): open shadow roots and frames of every
     origin included. ``selector`` (CSS, XPath or text: selectors.py) walks one element's subtree;
-    ``whole`` walks the whole page whatever the frame scope (find's snapshot)."""
+    ``whole`` walks the whole page whatever the frame scope (find's snapshot). ``element`` (a
+    refs.Node that a ref or a role:/label:/... selector resolved to) walks that element's subtree."""
     scoped = None if whole else tab.frames.current
     args: dict[str, Any] = {"interactive": interactive, "selector": None, "depth": depth}
-    if selector is not None:
+    if element is not None:
+        await _keep_picked(tab, scoped, element, selector or "")
+        args["picked"] = True
+    elif selector is not None:
         sel = parse_selector(selector)
         if sel.kind not in ("css", "xpath", "text"):
-            raise BadRequest(f"invalid snapshot selector {selector!r}: use CSS, XPath (xpath: or //) or text:, "
-                             "optionally in first:/last:/nth:", "bad_selector")
+            raise BadRequest(f"snapshot selector {selector!r} must be resolved to an element first", "bad_selector")
         await pick(tab, sel, selector)
         args["picked"] = True
     walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result)
