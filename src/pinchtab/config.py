@@ -31,6 +31,12 @@ class ServerConfig(_Section):
     state_dir: str = str(Path.home() / ".pinchtab")
     default_instance: bool = True
     instance_port_start: int = Field(9868, ge=1, le=65535)
+    # Host names (besides loopback and `bind`) a request's Host header may name; "*": any.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    # Web origins ("http://localhost:3000") whose pages may call the API from a browser.
+    allowed_origins: list[str] = Field(default_factory=list)
+    # Larger request bodies answer 413.
+    max_body_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
 
 
 class AttachConfig(_Section):
@@ -54,6 +60,8 @@ class SecurityConfig(_Section):
     allow_network_intercept: bool = False
     # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).
     allowed_schemes: list[str] = Field(default_factory=list)
+    # Downloads are refused unless this is on; then they go to <stateDir>/downloads only.
+    allow_download: bool = False
 
 
 class BrowserConfig(_Section):

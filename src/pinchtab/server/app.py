@@ -26,7 +26,7 @@ from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
 from pinchtab.api.routes import attach as a
 from pinchtab.api.routes import orchestrator as o
-from pinchtab.web import TokenAuth, install_error_handlers
+from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")
 
@@ -93,6 +93,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
         lambda: build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
     app.add_middleware(TokenAuth, token=config.server.token)
+    app.add_middleware(RequestGuard, config=config)  # outermost: Host, Origin, body size
     return app
 
 
