@@ -12,9 +12,10 @@ from typing import Any
 
 from pinchtab.browser.tab import Tab
 from pinchtab.cdp import prelaunch
+from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
 from pinchtab.config import Config
-from pinchtab.errors import BrowserError, NotFound, NotReady
+from pinchtab.errors import BrowserError, Forbidden, NotFound, NotReady
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.browser")
@@ -40,6 +41,7 @@ class Browser:
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
         self.intents = IntentCache()
+        self.ui_guard = UiGuard(self._root_send, self._tab_send)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -187,15 +189,35 @@ class Browser:
 
     # -- targets ------------------------------------------------------------------------------
 
+    async def _root_send(self, method: str, params: dict[str, Any]) -> Any:
+        assert self.root is not None
+        return await self.root.send(method, params)
+
+    @contextlib.asynccontextmanager
+    async def _tab_send(self, tid: str) -> AsyncIterator[Any]:
+        """A short-lived session of its own on target ``tid`` (the tab's may be detaching)."""
+        assert self.root is not None and self.connection is not None
+        res = await self.root.send("Target.attachToTarget", {"targetId": tid, "flatten": True})
+        session = Session(self.connection, res["sessionId"])
+        try:
+            yield session.send
+        finally:
+            with contextlib.suppress(Exception):
+                await self.root.send("Target.detachFromTarget", {"sessionId": session.session_id})
+            self.connection.drop_session(session.session_id)
+
     def _on_target_created(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
-        if info.get("type") != "page":
+        if info.get("type") != "page" or self.ui_guard.check(info, known=False):
             return
         self.targets[info["targetId"]] = info
 
     def _on_target_changed(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
         tid = info.get("targetId")
+        if tid in self.targets and self.ui_guard.check(info, known=True):
+            self.targets[tid] = info  # our tab, being taken back; hidden meanwhile
+            return
         if tid in self.targets:
             self.targets[tid] = info
             tab = self.tabs.get(tid)
@@ -227,6 +249,8 @@ class Browser:
     def list_tabs(self) -> list[dict[str, str]]:
         out = []
         for tid, info in self.targets.items():
+            if is_browser_ui(info.get("url")):
+                continue
             tab = self.tabs.get(tid)
             # An attached tab read its own location after loading, which can be newer than the
             # target info Chromium last sent.
@@ -243,6 +267,7 @@ class Browser:
             raise NotFound("no current tab: open one with POST /tab {\"action\":\"new\"} or POST /navigate", "no_tab")
         if tid not in self.targets:
             raise NotFound(f"tab {tid} not found; GET /tabs lists the open tabs", "tab_not_found")
+        self.refuse_browser_ui(tid)
         tab = self.tabs.get(tid)
         if tab is not None:
             return tab
@@ -261,6 +286,12 @@ class Browser:
             raise
         finally:
             self._attaching.pop(tid, None)
+
+    def refuse_browser_ui(self, tid: str) -> None:
+        url = self.targets.get(tid, {}).get("url")
+        if is_browser_ui(url):
+            raise Forbidden(f"tab {tid} shows a browser page ({url}), which pinchtab does not expose; "
+                            "it is being closed or taken back", "browser_page_blocked")
 
     async def _attach(self, tid: str) -> Tab:
         assert self.root is not None and self.connection is not None
@@ -315,6 +346,7 @@ class Browser:
         tab = await self.tab(tab_id)
         async with tab.lock:
             tab.check_usable()
+            self.refuse_browser_ui(tab.id)
             try:
                 yield tab
             except BrowserGone as exc:

@@ -24,6 +24,7 @@ from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.popups import PopupWatch
+from pinchtab.browser.ui_guard import report_blocked_pages
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
@@ -143,8 +144,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
         await self.check_actionable(req.tab_id)
+        mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await self._perform(tab, req)
+            out = await self._perform(tab, req)
+        return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
         """One action; a tab it opened is named in ``newTab`` (popups.py)."""
@@ -162,6 +165,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         """Run in order; at the first failure raise it, carrying the results so far."""
         await self.check_actionable(req.tab_id)
         results: list[dict[str, Any]] = []
+        mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
                 try:
@@ -170,7 +174,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     exc.extra = {"failedIndex": i, "results": results}
                     exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
                     raise
-        return {"success": True, "results": results}
+        return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, {"success": True, "results": results})
 
     # -- content ---------------------------------------------------------------------------------
 

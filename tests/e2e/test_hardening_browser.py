@@ -1,0 +1,58 @@
+"""Issue 16 on a real Chromium: the browser's own pages stay shut, input is bounded and checked,
+downloads are refused by default. Uses the shared bridge of tests/conftest.py."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import open_page
+
+
+def press(http: httpx.Client, tab: str, key: str) -> dict[str, Any]:
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "press", "key": key})
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def ui_tabs(http: httpx.Client) -> list[str]:
+    urls = [t["url"] for t in http.get("/tabs").json()["tabs"]]
+    return [u for u in urls if u.startswith(("chrome", "view-source:", "devtools:"))]
+
+
+@pytest.mark.parametrize("key, opens", [
+    ("Control+h", "chrome://history"),
+    ("Control+u", "view-source:"),
+    ("Control+t", "chrome://newtab"),
+])
+def test_shortcuts_cannot_open_browser_pages(http: httpx.Client, tab: str, pages: str, key: str, opens: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    before = len(http.get("/tabs").json()["tabs"])
+    out = press(http, tab, key)
+    assert any(u.startswith(opens) for u in out.get("blockedBrowserPages", [])), out
+    assert "not exposed" in out["warning"]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (ui_tabs(http) or len(http.get("/tabs").json()["tabs"]) != before):
+        time.sleep(0.1)
+    assert not ui_tabs(http)
+    assert len(http.get("/tabs").json()["tabs"]) == before
+    # The agent's tab still shows its page and answers.
+    snap = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
+    assert snap.status_code == 200 and "Fixture" in snap.text or "Index" in snap.text, snap.text[:200]
+
+
+def test_control_h_on_a_blank_tab_takes_it_back(http: httpx.Client, tab: str) -> None:
+    # On the active about:blank tab, Chromium shows history in the same tab: the tab comes back,
+    # it is not lost.
+    assert http.post("/tab", json={"action": "focus", "tabId": tab}).status_code == 200
+    out = press(http, tab, "Control+h")
+    assert out.get("blockedBrowserPages"), out
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and ui_tabs(http):
+        time.sleep(0.1)
+    listed = {t["id"]: t["url"] for t in http.get("/tabs").json()["tabs"]}
+    assert listed.get(tab) == "about:blank", listed
+    assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
