@@ -159,6 +159,7 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies", _bool),
     "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport", _bool),
     "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept", _bool),
+    "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload", _bool),
     "PINCHTAB_CHROME": ("browser", "binary", str),
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),

@@ -56,3 +56,37 @@ def test_control_h_on_a_blank_tab_takes_it_back(http: httpx.Client, tab: str) ->
     listed = {t["id"]: t["url"] for t in http.get("/tabs").json()["tabs"]}
     assert listed.get(tab) == "about:blank", listed
     assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+
+
+# -- downloads ------------------------------------------------------------------------------------
+
+
+def test_a_download_is_refused_at_once_by_default(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/attachment.bin"})
+    assert time.monotonic() - started < 5  # it used to wait out the 30 s navigation timeout
+    assert res.status_code == 403, res.text
+    body = res.json()
+    assert body["code"] == "download_disabled" and "security.allowDownload" in body["error"]
+    assert body["tabId"] == tab and body["url"].endswith("/index.html")
+    assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+
+
+def test_allowed_downloads_land_in_the_state_dir_only(tmp_path: Any, pages: str) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"server": {"stateDir": str(tmp_path)}, "security": {"allowDownload": True}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        res = c.post("/navigate", json={"url": f"{pages}/attachment.bin"})
+        assert res.status_code == 200, res.text
+        download = res.json()["download"]
+        assert download["status"] == "started" and download["directory"] == str(tmp_path / "downloads")
+        target = tmp_path / "downloads" / "attachment.bin"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not target.is_file():
+            time.sleep(0.1)
+        assert target.read_bytes().startswith(b"pinchtab download fixture")

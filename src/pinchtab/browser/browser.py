@@ -10,6 +10,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from pinchtab.browser import downloads_policy
 from pinchtab.browser.tab import Tab
 from pinchtab.cdp import prelaunch
 from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
@@ -91,6 +92,7 @@ class Browser:
         self.root.on("Target.targetDestroyed", self._on_target_destroyed)
         self.root.on("Target.detachedFromTarget", self._on_detached)
         conn.on_close(self._on_connection_closed)
+        await downloads_policy.apply(self.root, self.config)
         await self.root.send("Target.setDiscoverTargets", {"discover": True})
         infos = await self.root.send("Target.getTargets")
         for info in infos.get("targetInfos", []):

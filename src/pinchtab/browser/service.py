@@ -14,7 +14,7 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, capture, content, formatting, snapshot, snapshot_files, waits
+from pinchtab.browser import actions, capture, content, downloads_policy, formatting, snapshot, snapshot_files, waits
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.frames import FrameOps, text_source
@@ -88,7 +88,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
             try:
-                return await tab.navigate(
+                out = await tab.navigate(
                     target,
                     timeout_ms=req.timeout or self.nav_timeout_ms,
                     wait_for=req.wait_for,
@@ -96,6 +96,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     block_images=req.block_images,
                     block_media=req.block_media,
                 )
+                return downloads_policy.navigate_answer(out, self.config)
             except PinchtabError as exc:
                 # The tab exists (it may even be new): say which, so it can be used or closed.
                 exc.extra.setdefault("tabId", tab.id)

@@ -282,6 +282,9 @@ class Tab:
             res = await self.send("Page.navigate", {"url": url}, timeout=timeout_ms / 1000)
         except Timeout:
             raise Timeout(f"navigation to {url} did not start within {timeout_ms} ms", "navigation_timeout") from None
+        if res.get("isDownload"):  # no page will load: say so now, not after the timeout
+            url_now, title = await self.location()
+            return {"tabId": self.id, "url": url_now, "title": title, "download": {"url": url}}
         error = res.get("errorText")
         if error and error != "net::ERR_ABORTED":
             raise BrowserError(f"navigation to {url} failed: {error}", "navigation_failed")
