@@ -90,3 +90,34 @@ def test_allowed_downloads_land_in_the_state_dir_only(tmp_path: Any, pages: str)
         while time.monotonic() < deadline and not target.is_file():
             time.sleep(0.1)
         assert target.read_bytes().startswith(b"pinchtab download fixture")
+
+
+# -- bounded work ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path, body, field, cap", [
+    ("find", {"query": "login button " * 5000}, "query", "1,000"),
+    ("action", {"kind": "click", "selector": "div " * 2000}, "selector", "4,096"),
+    ("action", {"kind": "type", "selector": "input", "text": "x" * 100_001}, "text", "100,000"),
+    ("wait", {"selector": "#x" * 3000}, "selector", "4,096"),
+    ("navigate", {"url": "about:blank", "waitSelector": "a" * 5000}, "waitSelector", "4,096"),
+])
+def test_strings_that_drive_work_are_capped(http: httpx.Client, tab: str, path: str, body: dict[str, Any],
+                                            field: str, cap: str) -> None:
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/{path}", json=body)
+    assert time.monotonic() - started < 5
+    assert res.status_code == 400, res.text
+    assert res.json()["code"] == "too_long" and field in res.json()["error"] and cap in res.json()["error"]
+
+
+def test_long_text_is_typed_in_one_step(http: httpx.Client, tab: str, pages: str) -> None:
+    from tests.conftest import js
+
+    open_page(http, tab, f"{pages}/form.html")
+    text = "The quick brown fox. " * 500  # 10,500 characters: key by key this took 34 s and ended 504
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "type", "selector": "textarea, input[type=text]", "text": text})
+    assert res.status_code == 200, res.text
+    assert time.monotonic() - started < 5
+    assert js(http, tab, "document.activeElement.value.length") == len(text)

@@ -124,6 +124,9 @@ def describe_validation(exc: ValidationError, model: type[BaseModel]) -> tuple[s
     msg = first.get("msg", "invalid value")
     if first.get("type") == "missing":
         return f"{where} is required", f"missing_{loc[-1]}" if loc else "missing_field"
+    if first.get("type") == "string_too_long":
+        cap = first.get("ctx", {}).get("max_length")
+        return f"{where} is {len(first.get('input') or ''):,} characters; the cap is {cap:,}", "too_long"
     if first.get("type") == "literal_error" and loc and loc[-1] == "kind":
         return f"unknown action kind {first.get('input')!r}; {msg[0].lower()}{msg[1:]}", "unknown_kind"
     return (f"{where}: {msg}" if where else msg), "invalid_field"

@@ -24,6 +24,7 @@ from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.popups import PopupWatch
+from pinchtab.browser.cpu import off_loop
 from pinchtab.browser.ui_guard import report_blocked_pages
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
@@ -124,10 +125,13 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth)
             previous = tab.refs.replace(snap)
         if req.diff:
-            changes = formatting.diff_snapshots(previous, snap)
-            out = formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+            def shape() -> dict[str, Any] | str:
+                changes = formatting.diff_snapshots(previous, snap)
+                return formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+
+            out = await off_loop(shape, what="snapshot diff")
         else:
-            out = formatting.render(snap, req.format, max_tokens=req.max_tokens)
+            out = await off_loop(formatting.render, snap, req.format, max_tokens=req.max_tokens, what="snapshot")
         if req.output == "file":
             return snapshot_files.write(self.config, snap, out, req.format)
         return out
