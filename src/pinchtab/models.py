@@ -19,6 +19,7 @@ MAX_SELECTOR_CHARS = 4096
 MAX_TEXT_CHARS = 100_000
 MAX_KEY_CHARS = 64
 MAX_ACTIONS = 100
+MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
 
 ActionKind = Literal[
     "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
@@ -93,12 +94,14 @@ class ActionRequest(TabScoped):
     kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
     ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
     selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="CSS selector, instead of ref.")
-    x: float | None = Field(None, description="Viewport x coordinate, instead of ref/selector.")
-    y: float | None = Field(None, description="Viewport y coordinate, instead of ref/selector.")
+    x: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
+                            description="Viewport x coordinate (CSS pixels), instead of ref/selector.")
+    y: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
+                            description="Viewport y coordinate (CSS pixels), instead of ref/selector.")
     text: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Text to type (type), or value to fill/select.")
     value: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Value for fill and select (option value, then visible text).")
     key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
-    pixels: int | None = Field(None, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
+    pixels: int | None = Field(None, ge=-MAX_COORD, le=MAX_COORD, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
     direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
     wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
 

@@ -121,3 +121,28 @@ def test_long_text_is_typed_in_one_step(http: httpx.Client, tab: str, pages: str
     assert res.status_code == 200, res.text
     assert time.monotonic() - started < 5
     assert js(http, tab, "document.activeElement.value.length") == len(text)
+
+
+# -- input validation -----------------------------------------------------------------------------
+
+
+def test_coordinates_outside_the_page_are_refused_and_the_tab_stays_usable(http: httpx.Client, tab: str,
+                                                                           pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 1e308, "y": 1e308})
+    assert res.status_code == 400 and time.monotonic() - started < 2  # was 504 after 30 s, then a stuck tab
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 5000, "y": 10})
+    assert res.status_code == 400 and res.json()["code"] == "point_outside_viewport", res.text
+    assert "1280x800" in res.json()["error"] or "x" in res.json()["error"]
+    for _ in range(3):
+        ok = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 5, "y": 5})
+        assert ok.status_code == 200, ok.text
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "press", "key": "Tab"}).status_code == 200
+
+
+def test_lax_types_are_refused_on_a_live_bridge(http: httpx.Client, tab: str, pages: str) -> None:
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/index.html", "timeout": True})
+    assert res.status_code == 400 and "timeout" in res.json()["error"]
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/index.html", "newTab": "yes"})
+    assert res.status_code == 400 and "newTab" in res.json()["error"]
