@@ -37,6 +37,7 @@ class ServerConfig(_Section):
     allowed_origins: list[str] = Field(default_factory=list)
     # Larger request bodies answer 413.
     max_body_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
+    max_profiles: int = Field(100, ge=1, le=100_000)
 
 
 class AttachConfig(_Section):

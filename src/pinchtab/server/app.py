@@ -44,7 +44,8 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     starting already (``pinchtab.server.boot``)."""
     start_default = config.server.default_instance if default_instance is None else default_instance
     if manager is None:
-        manager = InstanceManager(config, ProfileStore(config.server.state_dir), make_client(config.security.attach.ca_file))
+        profiles = ProfileStore(config.server.state_dir, config.server.max_profiles)
+        manager = InstanceManager(config, profiles, make_client(config.security.attach.ca_file))
     client, profiles = manager.client, manager.profiles
     routes = TabOwners()
     manager.on_tabs_lost = routes.forget_instance

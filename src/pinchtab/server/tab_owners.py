@@ -77,7 +77,7 @@ def tab_id_in_request(query_string: bytes, body: bytes) -> str | None:
     if body and len(body) <= MAX_PARSED_BODY and b'"tabId"' in body:
         try:
             data = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None  # the bridge answers the parse error
         if isinstance(data, dict):
             tid = data.get("tabId")
@@ -92,7 +92,7 @@ def tab_id_in_response(body: bytes) -> str | None:
         return None
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     tid = data.get("tabId") if isinstance(data, dict) else None
     return tid if isinstance(tid, str) and tid else None
