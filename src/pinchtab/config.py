@@ -81,6 +81,8 @@ class BrowserConfig(_Section):
     max_refs: int = Field(20000, ge=100, le=1000000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)
+    # Tabs one browser may have open; opening more answers 429 tab_limit.
+    max_tabs: int = Field(50, ge=1, le=1000)
 
 
 class FindConfig(_Section):

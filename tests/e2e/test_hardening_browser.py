@@ -146,3 +146,19 @@ def test_lax_types_are_refused_on_a_live_bridge(http: httpx.Client, tab: str, pa
     assert res.status_code == 400 and "timeout" in res.json()["error"]
     res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/index.html", "newTab": "yes"})
     assert res.status_code == 400 and "newTab" in res.json()["error"]
+
+
+def test_tabs_per_browser_are_capped(pages: str) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"browser": {"maxTabs": 3}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        while len(c.get("/tabs").json()["tabs"]) < 3:
+            assert c.post("/tab", json={"action": "new"}).status_code == 200
+        res = c.post("/tab", json={"action": "new"})
+        assert res.status_code == 429 and res.json()["code"] == "tab_limit" and "browser.maxTabs" in res.json()["error"]
+        assert c.post("/navigate", json={"url": f"{pages}/index.html", "newTab": True}).status_code == 429
+        assert c.post("/navigate", json={"url": f"{pages}/index.html"}).status_code == 200  # the current tab

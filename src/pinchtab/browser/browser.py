@@ -16,7 +16,7 @@ from pinchtab.cdp import prelaunch
 from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
 from pinchtab.config import Config
-from pinchtab.errors import BrowserError, Forbidden, NotFound, NotReady
+from pinchtab.errors import BrowserError, Forbidden, NotFound, NotReady, TooMany
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.browser")
@@ -312,6 +312,10 @@ class Browser:
     async def new_tab(self) -> Tab:
         await self.ensure_running()
         assert self.root is not None
+        cap = self.config.browser.max_tabs
+        if len(self.targets) >= cap:
+            raise TooMany(f"{len(self.targets)} tabs are open, the cap (browser.maxTabs = {cap}); close one with "
+                          "POST /close or raise the cap", "tab_limit")
         res = await self.root.send("Target.createTarget", {"url": "about:blank"})
         tid = res["targetId"]
         self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
