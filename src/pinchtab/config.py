@@ -83,6 +83,8 @@ class BrowserConfig(_Section):
     snapshot_files: int = Field(100, ge=1, le=100000)
     # Tabs one browser may have open; opening more answers 429 tab_limit.
     max_tabs: int = Field(50, ge=1, le=1000)
+    # After a crash, the new Chromium reopens the tabs at their last URLs under their old ids.
+    restore_tabs: bool = True
 
 
 class FindConfig(_Section):

@@ -162,3 +162,45 @@ def test_tabs_per_browser_are_capped(pages: str) -> None:
         assert res.status_code == 429 and res.json()["code"] == "tab_limit" and "browser.maxTabs" in res.json()["error"]
         assert c.post("/navigate", json={"url": f"{pages}/index.html", "newTab": True}).status_code == 429
         assert c.post("/navigate", json={"url": f"{pages}/index.html"}).status_code == 200  # the current tab
+
+
+# -- supervision ----------------------------------------------------------------------------------
+
+
+def test_a_crash_reopens_tabs_under_their_old_ids_and_a_deliberate_restart_is_no_crash(pages: str) -> None:
+    import os
+    import signal
+
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        browser = server.server.config.app.state.browser
+        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
+
+        # A deliberate restart is not a crash: no lastDeath, no 503 for the next request.
+        assert c.post("/browser/restart").status_code == 200
+        health = c.get("/health").json()
+        assert health["status"] == "ok" and "lastDeath" not in health, health
+        assert c.get("/tabs").status_code == 200
+        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
+
+        os.killpg(browser.process.pid, signal.SIGKILL)  # a crash
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            res = c.get(f"/tabs/{table}/snapshot", params={"format": "compact"})
+            if res.status_code == 200:
+                break
+            assert res.status_code == 503, res.text
+            time.sleep(0.2)
+        assert "Team table" in res.text
+        assert c.get(f"/tabs/{login}/text").json()["title"] == "Login"
+        assert c.post(f"/tabs/{login}/find", json={"query": "log in button"}).json()["best_ref"]
+        urls = {t["url"] for t in c.get("/tabs").json()["tabs"]}
+        assert f"{pages}/login.html" in urls and f"{pages}/table.html" in urls
+        assert c.get("/health").json()["lastDeath"].startswith("Chromium exited")

@@ -12,6 +12,7 @@ from typing import Any
 
 from pinchtab.browser import downloads_policy
 from pinchtab.browser.tab import Tab
+from pinchtab.browser.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
 from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
@@ -43,6 +44,8 @@ class Browser:
         self._stopping = False
         self.intents = IntentCache()
         self.ui_guard = UiGuard(self._root_send, self._tab_send)
+        self.restore = TabRestore(config.browser.max_tabs)
+        self._deliberate = False  # a requested restart: not a crash
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -126,13 +129,18 @@ class Browser:
 
     async def restart(self) -> None:
         async with self._start_lock:
-            await self._teardown()
+            self._deliberate = True
+            try:
+                await self._teardown()
+            finally:
+                self._deliberate = False
             self.restarts += 1
             self._unreported_death = None
+            self.restore.forget()
             await self._start()
 
     def _on_connection_closed(self) -> None:
-        if self._stopping:
+        if self._stopping or self._deliberate:
             return
         code = self.process.returncode if self.process else None
         tail = self.process.stderr_tail(2) if self.process else ""
@@ -142,6 +150,8 @@ class Browser:
         self.last_death = reason
         self._unreported_death = reason
         log.error("%s", reason)
+        if self.config.browser.restore_tabs and self.config.browser.auto_restart:
+            self.restore.remember(self.targets, self.tabs, self.current_id)
         for tab in self.tabs.values():
             tab.detach()
         self.tabs.clear()
@@ -158,12 +168,30 @@ class Browser:
                 await self._teardown()
                 self.restarts += 1
                 await self._start()
+                if self.restore.pending:
+                    current = await self.restore.reopen(self._reopen_at)
+                    if current in self.targets:
+                        self.current_id = current
         except Exception as exc:  # reported through ensure_running
             log.error("automatic browser restart failed: %s", exc)
 
+    async def _reopen_at(self, url: str) -> str:
+        """A new tab at ``url``, answered once loaded (or after the timeout: it is open either way)."""
+        assert self.root is not None
+        res = await self.root.send("Target.createTarget", {"url": "about:blank"})
+        tid = res["targetId"]
+        self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
+        if url != "about:blank":
+            tab = await self._attach(tid)
+            with contextlib.suppress(Exception):
+                await tab.navigate(url, timeout_ms=min(self.config.browser.navigation_timeout_ms, 15000))
+        return tid
+
     def _gone(self, reason: str) -> NotReady:
         follow = (
-            "a new browser is starting, so retry; earlier tabs are gone"
+            "a new browser is starting and reopens the tabs at their last URLs (same tab ids), so retry"
+            if self.config.browser.auto_restart and self.config.browser.restore_tabs
+            else "a new browser is starting, so retry; earlier tabs are gone"
             if self.config.browser.auto_restart
             else "start a new one with POST /browser/restart"
         )
@@ -264,7 +292,7 @@ class Browser:
     async def tab(self, tab_id: str | None) -> Tab:
         """The attached tab ``tab_id`` (None: the current tab)."""
         await self.ensure_running()
-        tid = tab_id or self.current_id
+        tid = self.restore.resolve(tab_id) if tab_id else self.current_id
         if not tid:
             raise NotFound("no current tab: open one with POST /tab {\"action\":\"new\"} or POST /navigate", "no_tab")
         if tid not in self.targets:
