@@ -118,6 +118,21 @@ class ObserveConfig(_Section):
     max_route_rules: int = Field(100, ge=1, le=10000)
 
 
+class RestartPolicy(_Section):
+    """How the server restarts a bridge that exited on its own (PinchTab's restart policy)."""
+
+    max_restarts: int = Field(5, ge=0, le=1000)  # in a row, before it gives up (0: never restart)
+    init_backoff_sec: float = Field(1.0, ge=0, le=3600)  # doubled after each failed try
+    max_backoff_sec: float = Field(30.0, ge=0, le=3600)
+    stable_after_sec: float = Field(300.0, ge=0)  # running this long resets the count
+
+
+class InstancesConfig(_Section):
+    restart: RestartPolicy = Field(default_factory=RestartPolicy)
+    # The server waits for a bridge's answer the route's own timeout plus this, then answers 504.
+    proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
@@ -125,6 +140,7 @@ class Config(_Section):
     find: FindConfig = Field(default_factory=FindConfig)
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
+    instances: InstancesConfig = Field(default_factory=InstancesConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""

@@ -202,13 +202,12 @@ class Browser:
         if self._unreported_death:
             reason, self._unreported_death = self._unreported_death, None
             raise self._gone(reason)
-        if self.alive:
-            return
         if self._restart_task and not self._restart_task.done():
+            # Up, but maybe still reopening the old tabs: their ids would answer 404 meanwhile.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._restart_task), 30)
-            if self.alive:
-                return
+        if self.alive:
+            return
         if self.config.browser.auto_restart and not self._stopping:
             try:
                 await self.start()

@@ -19,6 +19,7 @@ from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.bridge_client import make_client
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator
+from pinchtab.server.supervisor import Supervisor
 from pinchtab.server.tab_owners import TabOwners
 from pinchtab.server.upstream import Upstream
 from pinchtab.api import Reply, Route, proxied_routes, server_routes
@@ -49,6 +50,8 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     client, profiles = manager.client, manager.profiles
     routes = TabOwners()
     manager.on_tabs_lost = routes.forget_instance
+    supervisor = Supervisor(manager, routes, config.instances.restart)
+    manager.on_bridge_exit = supervisor.bridge_exited
     router = TabLocator(manager, routes, client)
     upstream = Upstream(config.security.attach.ca_file)
 
@@ -69,6 +72,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
             yield
         finally:
             await discovery.close()
+            await supervisor.close()
             await manager.close()
             await client.aclose()
             await upstream.close()
@@ -80,7 +84,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     install_error_handlers(app)
     attachments = Attachments(manager, upstream, config.security.attach)
     discovery = Discovery(config.discovery, attachments)
-    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments)
+    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments, supervisor)
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
@@ -102,7 +106,8 @@ class ServerHandlers:
     """The server's own routes, one method per route name (``pinchtab.api.routes.orchestrator``)."""
 
     def __init__(self, manager: InstanceManager, profiles: ProfileStore, router: TabLocator, routes: TabOwners,
-                 client: Any, attachments: Attachments) -> None:
+                 client: Any, attachments: Attachments, supervisor: Supervisor) -> None:
+        self.supervisor = supervisor
         self.manager = manager
         self.attachments = attachments
         self.profile_store = profiles
@@ -172,12 +177,14 @@ class ServerHandlers:
     async def stop_instance(self, req: o.InstanceRef) -> dict[str, Any]:
         if is_attached_bridge(self.manager.get(req.instance_id)):
             return (await self.attachments.detach(req.instance_id)).to_dict()  # it is not ours to stop
+        self.supervisor.cancel(req.instance_id)
         return (await self.manager.stop(req.instance_id)).to_dict()
 
     async def restart_instance(self, req: o.InstanceRef) -> dict[str, Any]:
         if is_attached_bridge(self.manager.get(req.instance_id)):
             raise Conflict(f"instance {req.instance_id} is an attached bridge, which this server does not start: restart "
                            "it on its host (the health monitor then marks it running) or detach it", "attached_instance")
+        self.supervisor.cancel(req.instance_id)
         inst = await self.manager.restart(req.instance_id)
         if inst.status != "running":
             raise BrowserError(f"instance {inst.id} did not start: {inst.error}", "instance_start_failed")
