@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.test_server import ServerProc, live_in_groups, wait_until
+from tests.e2e.test_server import ServerProc, running_server, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -22,16 +22,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
         "browser": {"commandTimeoutMs": 5000},
         "instances": {"proxyMarginSec": 1, "restart": {"initBackoffSec": 0.5, "maxRestarts": 3}},
     })
-    groups: set[int] = set()
-    try:
-        srv.wait_ready()
-        groups = srv.process_groups()
-        yield srv
-    finally:
-        groups |= srv.process_groups() if srv.proc.poll() is None else set()
-        srv.close()
-        for pid, _, _ in live_in_groups(groups):
-            os.kill(pid, signal.SIGKILL)
+    yield from running_server(srv)
 
 
 def default_instance(server: ServerProc) -> dict[str, Any]:

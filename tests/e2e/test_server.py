@@ -143,7 +143,11 @@ class ServerProc:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    srv = ServerProc(tmp_path_factory.mktemp("server"))
+    yield from running_server(ServerProc(tmp_path_factory.mktemp("server")))
+
+
+def running_server(srv: ServerProc) -> Iterator[ServerProc]:
+    """``srv`` once it answers; afterwards nothing of it may survive, whatever a test did."""
     groups: set[int] = set()
     try:
         srv.wait_ready()

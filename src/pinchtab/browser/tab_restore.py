@@ -10,21 +10,20 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pinchtab.browser.ui_guard import is_browser_ui
+from pinchtab.id_aliases import Aliases
 
 log = logging.getLogger("pinchtab.browser")
-
-MAX_ALIASES = 1000
 
 
 class TabRestore:
     def __init__(self, max_tabs: int) -> None:
         self.max_tabs = max_tabs
-        self.aliases: dict[str, str] = {}  # old target id -> its replacement
+        self.aliases = Aliases()  # old target id -> its replacement
         self._lost: list[tuple[str, str]] = []
         self._lost_current: str | None = None
 
     def resolve(self, tab_id: str) -> str:
-        return self.aliases.get(tab_id, tab_id)
+        return self.aliases.resolve(tab_id)
 
     def remember(self, targets: dict[str, dict[str, Any]], tabs: dict[str, Any], current: str | None) -> None:
         """The browser just died: note its tabs and their URLs."""
@@ -55,12 +54,7 @@ class TabRestore:
             if isinstance(new, BaseException):  # one bad URL must not keep the others closed
                 log.warning("could not reopen tab %s at %s: %s", old, url, new)
                 continue
-            for key, value in list(self.aliases.items()):
-                if value == old:
-                    self.aliases[key] = new
-            self.aliases[old] = new
-        while len(self.aliases) > MAX_ALIASES:
-            self.aliases.pop(next(iter(self.aliases)))
+            self.aliases.add(old, new)
         if lost:
             log.warning("reopened %d tab(s) after the browser restarted", len(lost))
         current = self._lost_current

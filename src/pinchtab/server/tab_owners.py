@@ -12,6 +12,7 @@ import re
 from urllib.parse import parse_qs
 
 from pinchtab.api import proxied_routes
+from pinchtab.id_aliases import Aliases
 
 # Shorthand routes the server forwards to an instance (path -> methods), from the route table.
 SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {}
@@ -34,7 +35,6 @@ TAB_ANSWERING = frozenset(r.path[1:] for r in proxied_routes() if r.answers_tab)
 MAX_PARSED_BODY = 256 * 1024
 # Responses larger than this are never parsed for a tabId.
 MAX_PARSED_RESPONSE = 64 * 1024
-MAX_MOVED = 1000
 
 
 class TabOwners:
@@ -43,7 +43,7 @@ class TabOwners:
     def __init__(self) -> None:
         self._owner: dict[str, str] = {}
         # A tab reopened after its bridge crashed: old id -> new id (the agent keeps using the old).
-        self._moved: dict[str, str] = {}
+        self._moved = Aliases()
 
     def __len__(self) -> int:
         return len(self._owner)
@@ -58,18 +58,13 @@ class TabOwners:
         self._owner.pop(tab_id, None)
 
     def moved(self, old: str, new: str, instance_id: str) -> None:
-        for key, value in list(self._moved.items()):
-            if value == old:
-                self._moved[key] = new
-        self._moved[old] = new
-        while len(self._moved) > MAX_MOVED:
-            self._moved.pop(next(iter(self._moved)))
+        self._moved.add(old, new)
         self._owner.pop(old, None)
         self._owner[new] = instance_id
 
     def current_id(self, tab_id: str) -> str:
         """The id the tab has now (itself unless it was reopened under a new one)."""
-        return self._moved.get(tab_id, tab_id)
+        return self._moved.resolve(tab_id)
 
     def forget_instance(self, instance_id: str) -> None:
         for tid in [t for t, i in self._owner.items() if i == instance_id]:
