@@ -204,3 +204,31 @@ def test_a_crash_reopens_tabs_under_their_old_ids_and_a_deliberate_restart_is_no
         urls = {t["url"] for t in c.get("/tabs").json()["tabs"]}
         assert f"{pages}/login.html" in urls and f"{pages}/table.html" in urls
         assert c.get("/health").json()["lastDeath"].startswith("Chromium exited")
+
+
+def test_redirects_to_urls_the_browser_will_not_load_answer_at_once(http: httpx.Client, tab: str) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Redirect(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            where = {"/js": "javascript:alert(1)", "/vs": "view-source:http://127.0.0.1/"}.get(self.path, "/")
+            self.send_response(302)
+            self.send_header("Location", where)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/js", "/vs"):
+            started = time.monotonic()
+            res = http.post(f"/tabs/{tab}/navigate", json={"url": f"http://127.0.0.1:{server.server_address[1]}{path}"})
+            assert time.monotonic() - started < 5  # it waited out the whole navigation timeout (504)
+            assert res.status_code == 500 and res.json()["code"] == "navigation_aborted", res.text
+        assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+    finally:
+        server.shutdown()
