@@ -151,9 +151,10 @@ class RequestGuard:
         self.app = app
         server = config.server
         hosts = {h.strip().lower() for h in server.allowed_hosts}
-        self.any_host = "*" in hosts
-        if server.bind not in ("0.0.0.0", "::", ""):
-            hosts.add(split_host(server.bind))
+        # Bound beyond loopback (which needs a token), it is reached by any of its names from other
+        # machines (a Kubernetes pod IP): the token guards it, not the Host header.
+        self.any_host = "*" in hosts or server.bind in ("0.0.0.0", "::", "")
+        hosts.add(split_host(server.bind))
         self.hosts = frozenset(hosts)
         self.origins = frozenset(o.strip().rstrip("/").lower() for o in server.allowed_origins)
         self.max_body = server.max_body_bytes

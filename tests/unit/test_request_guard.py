@@ -81,9 +81,15 @@ async def test_allowed_hosts_and_bind(tmp_path: Path) -> None:
     app = server_app(tmp_path, allowedHosts=["pinchtab.lan"])
     assert (await call(app, "GET", "/profiles", {"host": "pinchtab.lan:9867"})).status_code == 200
     assert (await call(app, "GET", "/profiles", {"host": "other.lan"})).status_code == 403
-    app = server_app(tmp_path / "b", bind="10.1.2.3", token="t")
-    res = await call(app, "GET", "/profiles", {"host": "10.1.2.3:9867", "authorization": "Bearer t"})
+    app = server_app(tmp_path / "b", bind="10.1.2.3", token="t0ken-long")
+    res = await call(app, "GET", "/profiles", {"host": "10.1.2.3:9867", "authorization": "Bearer t0ken-long"})
     assert res.status_code == 200
+    # Bound to every address (a token is then required): reached by any name, the token guards it.
+    app = server_app(tmp_path / "c", bind="0.0.0.0", token="t0ken-long")
+    res = await call(app, "GET", "/profiles", {"host": "pod-10-1-2-3:9867", "authorization": "Bearer t0ken-long"})
+    assert res.status_code == 200
+    res = await call(app, "GET", "/profiles", {"host": "pod-10-1-2-3:9867"})
+    assert res.status_code == 401
 
 
 async def test_bodies_over_the_cap_answer_413(app: Any) -> None:
