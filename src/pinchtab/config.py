@@ -31,6 +31,13 @@ class ServerConfig(_Section):
     state_dir: str = str(Path.home() / ".pinchtab")
     default_instance: bool = True
     instance_port_start: int = Field(9868, ge=1, le=65535)
+    # Host names (besides loopback and `bind`) a request's Host header may name; "*": any.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    # Web origins ("http://localhost:3000") whose pages may call the API from a browser.
+    allowed_origins: list[str] = Field(default_factory=list)
+    # Larger request bodies answer 413.
+    max_body_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
+    max_profiles: int = Field(100, ge=1, le=100_000)
 
 
 class AttachConfig(_Section):
@@ -54,6 +61,8 @@ class SecurityConfig(_Section):
     allow_network_intercept: bool = False
     # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).
     allowed_schemes: list[str] = Field(default_factory=list)
+    # Downloads are refused unless this is on; then they go to <stateDir>/downloads only.
+    allow_download: bool = False
 
 
 class BrowserConfig(_Section):
@@ -72,6 +81,10 @@ class BrowserConfig(_Section):
     max_refs: int = Field(20000, ge=100, le=1000000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)
+    # Tabs one browser may have open; opening more answers 429 tab_limit.
+    max_tabs: int = Field(50, ge=1, le=1000)
+    # After a crash, the new Chromium reopens the tabs at their last URLs under their old ids.
+    restore_tabs: bool = True
 
 
 class FindConfig(_Section):
@@ -105,6 +118,21 @@ class ObserveConfig(_Section):
     max_route_rules: int = Field(100, ge=1, le=10000)
 
 
+class RestartPolicy(_Section):
+    """How the server restarts a bridge that exited on its own (PinchTab's restart policy)."""
+
+    max_restarts: int = Field(5, ge=0, le=1000)  # in a row, before it gives up (0: never restart)
+    init_backoff_sec: float = Field(1.0, ge=0, le=3600)  # doubled after each failed try
+    max_backoff_sec: float = Field(30.0, ge=0, le=3600)
+    stable_after_sec: float = Field(300.0, ge=0)  # running this long resets the count
+
+
+class InstancesConfig(_Section):
+    restart: RestartPolicy = Field(default_factory=RestartPolicy)
+    # The server waits for a bridge's answer the route's own timeout plus this, then answers 504.
+    proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
@@ -112,6 +140,7 @@ class Config(_Section):
     find: FindConfig = Field(default_factory=FindConfig)
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
+    instances: InstancesConfig = Field(default_factory=InstancesConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""
@@ -151,6 +180,7 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies", _bool),
     "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport", _bool),
     "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept", _bool),
+    "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload", _bool),
     "PINCHTAB_CHROME": ("browser", "binary", str),
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),

@@ -52,6 +52,13 @@ class Conflict(PinchtabError):
     default_code = "conflict"
 
 
+class TooMany(PinchtabError):
+    """A configured cap is reached (tabs per instance)."""
+
+    status = 429
+    default_code = "limit_reached"
+
+
 class BrowserError(PinchtabError):
     """Chromium or CDP failed: crashed browser, protocol error, occluded element."""
 

@@ -13,6 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 
 MAX_WAIT_MS = 30000
+# Caps on strings that drive work (issue 16): a 50 MB find query froze a bridge. 400 beyond them.
+MAX_QUERY_CHARS = 1000
+MAX_SELECTOR_CHARS = 4096
+MAX_TEXT_CHARS = 100_000
+MAX_KEY_CHARS = 64
+MAX_ACTIONS = 100
+MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
 
 ActionKind = Literal[
     "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
@@ -47,7 +54,7 @@ class NavigateRequest(TabScoped):
     wait_for: Literal["load", "dom", "networkidle", "none"] = Field(
         "load", description="Answer after the load event (load), DOMContentLoaded (dom), network idle, or at once (none)."
     )
-    wait_selector: str | None = Field(None, description="Also wait until this CSS selector is present.")
+    wait_selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Also wait until this CSS selector is present.")
     block_images: bool = Field(False, description="Do not load images in this tab.")
     block_media: bool = Field(False, description="Do not load audio, video and fonts in this tab.")
 
@@ -66,7 +73,7 @@ class SnapshotQuery(TabScoped):
     interactive: bool = Field(False, description="Same as filter=interactive.")
     format: Literal["json", "text", "compact", "yaml"] = Field("json", description="Output format; compact uses fewest tokens.")
     diff: bool = Field(False, description="Only what was added, changed or removed since this tab's previous snapshot.")
-    selector: str | None = Field(None, description="Snapshot only that element's subtree: CSS, XPath (xpath: or //) or "
+    selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Snapshot only that element's subtree: CSS, XPath (xpath: or //) or "
                                                    "text:, optionally in first:/last:/nth:<n>:, in the frame scope.")
     depth: int | None = Field(None, ge=0, le=1000, description="Maximum tree depth.")
     max_tokens: int | None = Field(None, ge=1, description="Cut the output before it exceeds this many tokens (chars/4).")
@@ -86,23 +93,25 @@ class SnapshotQuery(TabScoped):
 class ActionRequest(TabScoped):
     kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
     ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
-    selector: str | None = Field(None, description="CSS selector, instead of ref.")
-    x: float | None = Field(None, description="Viewport x coordinate, instead of ref/selector.")
-    y: float | None = Field(None, description="Viewport y coordinate, instead of ref/selector.")
-    text: str | None = Field(None, description="Text to type (type), or value to fill/select.")
-    value: str | None = Field(None, description="Value for fill and select (option value, then visible text).")
-    key: str | None = Field(None, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
-    pixels: int | None = Field(None, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
+    selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="CSS selector, instead of ref.")
+    x: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
+                            description="Viewport x coordinate (CSS pixels), instead of ref/selector.")
+    y: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
+                            description="Viewport y coordinate (CSS pixels), instead of ref/selector.")
+    text: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Text to type (type), or value to fill/select.")
+    value: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Value for fill and select (option value, then visible text).")
+    key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
+    pixels: int | None = Field(None, ge=-MAX_COORD, le=MAX_COORD, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
     direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
     wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
 
 
 class ActionsRequest(TabScoped):
-    actions: list[ActionRequest] = Field(..., min_length=1, description="Actions run in order; stops at the first failure.")
+    actions: list[ActionRequest] = Field(..., min_length=1, max_length=MAX_ACTIONS, description="Actions run in order; stops at the first failure.")
 
 
 class FindRequest(TabScoped):
-    query: str = Field(..., min_length=1, description="Natural-language description of the element, e.g. 'login button'.")
+    query: str = Field(..., min_length=1, max_length=MAX_QUERY_CHARS, description="Natural-language description of the element, e.g. 'login button'.")
     threshold: float = Field(0.3, ge=0.0, le=1.0, description="Minimum similarity score.")
     top_k: int = Field(3, ge=1, le=100, description="Maximum number of matches to return.")
     lexical_weight: float | None = Field(None, ge=0.0, le=1.0, description="Override the lexical score weight (default 0.6).")
@@ -176,8 +185,8 @@ class SetCookiesRequest(TabScoped):
 
 
 class WaitRequest(TabScoped):
-    selector: str | None = Field(None, description="CSS selector to wait for.")
-    text: str | None = Field(None, description="Text to wait for in the page.")
+    selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="CSS selector to wait for.")
+    text: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Text to wait for in the page.")
     timeout: int = Field(10000, ge=0, description="Timeout in ms, default 10000; longer waits are capped at 30000.")
     state: Literal["visible", "hidden"] | None = Field(
         None, description="With selector: wait until it is visible, or hidden/absent (default: present in the DOM).")

@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.errors import PinchtabError
 
@@ -111,4 +111,134 @@ class TokenAuth:
         message = "missing or wrong token: send Authorization: Bearer <token>"
         response = error_response(401, message, "unauthorized")
         response.headers["WWW-Authenticate"] = "Bearer"
+        await response(scope, receive, send)
+
+
+# -- request guard: who may call, and how much they may send ---------------------------------------
+
+
+class BodyTooLarge(PinchtabError):
+    status = 413
+    default_code = "body_too_large"
+
+
+def _is_loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.endswith(".localhost") or (
+        host.startswith("127.") and host.replace(".", "").isdigit()
+    )
+
+
+def split_host(value: str) -> str:
+    """The host name of a Host header or an origin's authority, lower-case, without the port."""
+    value = value.strip().lower()
+    if value.startswith("["):  # [::1]:9867
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class RequestGuard:
+    """Refuses what a local API must not take, before anything else runs (pure ASGI):
+
+    - a ``Host`` that is neither a loopback name, nor ``server.bind``, nor in ``server.allowedHosts``
+      (DNS rebinding: evil.example resolving to 127.0.0.1);
+    - a request a browser sends on a web page's behalf (``Sec-Fetch-Site`` cross-site/same-site,
+      or an ``Origin`` that is not this server) unless its origin is in ``server.allowedOrigins``.
+      Programs (curl, the CLI, the client, MCP) send neither header and are not affected;
+    - a body over ``server.maxBodyBytes`` (413).
+    """
+
+    def __init__(self, app: ASGIApp, config: Any) -> None:
+        self.app = app
+        server = config.server
+        hosts = {h.strip().lower() for h in server.allowed_hosts}
+        # Bound beyond loopback (which needs a token), it is reached by any of its names from other
+        # machines (a Kubernetes pod IP): the token guards it, not the Host header.
+        self.any_host = "*" in hosts or server.bind in ("0.0.0.0", "::", "")
+        hosts.add(split_host(server.bind))
+        self.hosts = frozenset(hosts)
+        self.origins = frozenset(o.strip().rstrip("/").lower() for o in server.allowed_origins)
+        self.max_body = server.max_body_bytes
+
+    def host_allowed(self, host: str) -> bool:
+        name = split_host(host)
+        return self.any_host or _is_loopback(name) or name in self.hosts
+
+    def origin_refusal(self, host: str, origin: str | None, fetch_site: str | None) -> str | None:
+        """Why a browser-sent request is refused, or None when it may go on."""
+        if origin is not None and origin.rstrip("/").lower() in self.origins:
+            return None
+        if fetch_site in ("cross-site", "same-site"):
+            return f"it was sent by a web page ({origin or 'no Origin'}, Sec-Fetch-Site: {fetch_site})"
+        if origin is None or fetch_site in ("same-origin", "none"):
+            return None
+        _, _, authority = origin.partition("://")
+        if origin != "null" and authority and authority.lower() == host.strip().lower():
+            return None  # a page this server served itself (/docs)
+        return f"it was sent by a web page (Origin: {origin})"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = origin = fetch_site = None
+        length = None
+        for name, value in scope["headers"]:
+            if name == b"host":
+                host = value.decode("latin-1")
+            elif name == b"origin":
+                origin = value.decode("latin-1")
+            elif name == b"sec-fetch-site":
+                fetch_site = value.decode("latin-1").strip().lower()
+            elif name == b"content-length":
+                length = value
+        if host is not None and not self.host_allowed(host):
+            message = (f"refused: Host {host!r} is not this machine (a DNS-rebinding guard); call it as 127.0.0.1 "
+                       "or localhost, or add the name to server.allowedHosts in the config")
+            await self._refuse(scope, receive, send, error_response(403, message, "host_not_allowed"))
+            return
+        why = self.origin_refusal(host or "", origin, fetch_site)
+        if why is not None:
+            message = (f"refused: {why}; a web page may not drive the browser. To allow a trusted origin, "
+                       "add it to server.allowedOrigins in the config (e.g. [\"http://localhost:3000\"])")
+            await self._refuse(scope, receive, send, error_response(403, message, "origin_not_allowed"))
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if length is not None:
+            try:
+                size = int(length)
+            except ValueError:
+                size = -1
+            if size < 0 or size > self.max_body:
+                await error_response(413, self._too_large(size), "body_too_large")(scope, receive, send)
+                return
+            await self.app(scope, receive, send)
+            return
+        await self.app(scope, self._counting(receive), send)
+
+    def _too_large(self, size: int | None = None) -> str:
+        got = f"{size:,} bytes" if size and size > 0 else "too large"
+        return f"the request body is {got}; the limit is server.maxBodyBytes = {self.max_body:,} bytes"
+
+    def _counting(self, receive: Receive) -> Receive:
+        """A chunked body: count as it arrives, stop at the limit."""
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise BodyTooLarge(self._too_large())
+            return message
+
+        return counted
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, response: Response) -> None:
+        log.warning("refused %s %s: %s", scope.get("method", "WS"), scope.get("path"), bytes(response.body).decode()[:200])
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
         await response(scope, receive, send)

@@ -80,8 +80,11 @@ def test_click_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
     ok(http, tab, kind="click", x=x, y=y)
     assert text_of(http, tab, "count") == "1"
     # coordinates of nothing in particular: a click, and no counter moves
-    ok(http, tab, kind="click", x=5, y=790)
+    ok(http, tab, kind="click", x=5, y=js(http, tab, "innerHeight") - 5)
     assert text_of(http, tab, "count") == "1"
+    # outside the viewport: refused, not sent to Chromium
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 5, "y": 5000})
+    assert res.status_code == 400 and res.json()["code"] == "point_outside_viewport"
 
 
 def test_hover(http: httpx.Client, tab: str, pages: str) -> None:

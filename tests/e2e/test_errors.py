@@ -417,10 +417,11 @@ def test_dead_chromium_is_reported_then_replaced(pages: str) -> None:
         health = client.get("/health")
         assert health.status_code in (200, 503) and health.json()["lastDeath"].startswith("Chromium exited")
 
-        # a new browser took over: old tabs are gone, new ones work
+        # a new browser took over: the old tab is back at its URL under its old id, new ones work
         wait_until(lambda: client.get("/health").json()["status"] == "ok", timeout=30)
         assert browser.process.pid != first_pid
-        assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
+        wait_until(lambda: client.get(f"/tabs/{tab}/snapshot").status_code == 200, timeout=10)
+        assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
         fresh = new_tab(client, f"{pages}/buttons.html")
         res = client.post(f"/tabs/{fresh}/action", json={"kind": "click", "selector": "#inc"})
         assert res.status_code == 200

@@ -64,3 +64,30 @@ def test_corrupt_index_is_reported(tmp_path):
     with pytest.raises(BadRequest) as exc:
         ProfileStore(tmp_path)
     assert "index" in exc.value.message
+
+
+@pytest.mark.parametrize("name", ["prof_1a2b3c4d", "PROF_x", "inst_12345678", "a/b", "..\\\\x", "..", "nul\x00l",
+                                  "two\nlines", "evil\u202etxt.exe", "zero\u200bwidth", "tab\there"])
+def test_names_that_are_not_labels_are_refused(tmp_path, name):
+    with pytest.raises(BadRequest) as exc:
+        ProfileStore(tmp_path).create(name)
+    assert exc.value.code == "invalid_name"
+
+
+def test_a_name_cannot_shadow_another_profiles_id(tmp_path):
+    # Issue 16: a profile named like another's id, then DELETE /profiles/<that> deleted the other one.
+    store = ProfileStore(tmp_path)
+    work = store.create("work")
+    with pytest.raises(BadRequest):
+        store.create(work.id)
+    assert store.get(work.id) is work
+    assert store.create("Bücher & café 2") .name == "Bücher & café 2"  # ordinary Unicode is fine
+
+
+def test_profiles_are_capped(tmp_path):
+    store = ProfileStore(tmp_path, max_profiles=2)
+    store.create("a")
+    store.create("b")
+    with pytest.raises(Conflict) as exc:
+        store.create("c")
+    assert exc.value.code == "profile_limit" and "server.maxProfiles" in exc.value.message

@@ -48,3 +48,12 @@ def test_shorthand_routes_cover_the_bridge_api():
     for path in ("/navigate", "/snapshot", "/find", "/action", "/actions", "/text", "/screenshot", "/pdf",
                  "/evaluate", "/cookies", "/wait", "/tab", "/close", "/back", "/forward", "/reload"):
         assert path in SHORTHAND_ROUTES
+
+
+def test_deeply_nested_bodies_are_left_to_the_bridge() -> None:
+    # Issue 16: the server answered 500 RecursionError to 1,000-deep JSON.
+    from pinchtab.server.tab_owners import tab_id_in_request, tab_id_in_response
+
+    deep = b'{"tabId":"T","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert tab_id_in_request(b"", deep) is None
+    assert tab_id_in_response(b'{"tabId":"T","x":' + b"[" * 10_000 + b"]" * 10_000 + b"}") is None

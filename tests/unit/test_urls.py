@@ -85,3 +85,12 @@ def test_config_can_allow_more_schemes() -> None:
     assert normalize_url("data:text/html,hi", ["data:"]) == "data:text/html,hi"
     with pytest.raises(BadRequest):
         normalize_url("javascript:alert(1)", ["file"])
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/", "http://%zz", "http://a b/",
+                                 "http://127.0.0.1:0/", "localhost:0", "https://exa%41mple.com/"])
+def test_malformed_hosts_are_400_not_500(url: str) -> None:
+    # Issue 16: these were a ValueError traceback (500) or Chromium's cdp_error (500).
+    with pytest.raises(BadRequest) as info:
+        normalize_url(url)
+    assert info.value.code == "invalid_url"

@@ -87,6 +87,7 @@ async def parse_request(route: Route, request: Request) -> BaseModel | None:
     if model is None:
         return None
     data: dict[str, Any] = {}
+    body: dict[str, Any] = {}
     if request.query_params:
         lists = _list_fields(model)
         for key, value in request.query_params.multi_items():
@@ -95,7 +96,8 @@ async def parse_request(route: Route, request: Request) -> BaseModel | None:
             else:
                 data[key] = value
     if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-        data.update(parse_json_body(await request.body()))
+        body = parse_json_body(await request.body())
+        data.update(body)
     try:
         if request.path_params:
             names = _wire_names(model)
@@ -103,10 +105,28 @@ async def parse_request(route: Route, request: Request) -> BaseModel | None:
             if any(k in data for k in path):
                 model.model_validate(data)  # the body's own value must be valid too; the path's wins
             data.update(path)
-        return model.model_validate(data)
+        req = model.model_validate(data)
     except ValidationError as exc:
         message, code = describe_validation(exc, model)
         raise BadRequest(message, code) from None
+    if body:
+        check_body_types(model, body)
+    return req
+
+
+def check_body_types(model: type[BaseModel], body: dict[str, Any]) -> None:
+    """JSON values must have their field's own type: ``"timeout": true`` is not 1 ms and
+    ``"newTab": "yes"`` is not true (query strings, all text, are converted as usual)."""
+    try:
+        model.model_validate(body, strict=True)
+    except ValidationError as exc:
+        # Only what strictness adds: a value of the wrong JSON type (the rest passed already).
+        wrong = [e for e in exc.errors() if str(e.get("type", "")).endswith("_type")]
+        if wrong:
+            first = wrong[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            got = json.dumps(first.get("input"))[:60]
+            raise BadRequest(f"{where}: {first.get('msg', 'wrong type')} (got {got})", "invalid_field") from None
 
 
 def describe_validation(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
@@ -124,6 +144,9 @@ def describe_validation(exc: ValidationError, model: type[BaseModel]) -> tuple[s
     msg = first.get("msg", "invalid value")
     if first.get("type") == "missing":
         return f"{where} is required", f"missing_{loc[-1]}" if loc else "missing_field"
+    if first.get("type") == "string_too_long":
+        cap = first.get("ctx", {}).get("max_length")
+        return f"{where} is {len(first.get('input') or ''):,} characters; the cap is {cap:,}", "too_long"
     if first.get("type") == "literal_error" and loc and loc[-1] == "kind":
         return f"unknown action kind {first.get('input')!r}; {msg[0].lower()}{msg[1:]}", "unknown_kind"
     return (f"{where}: {msg}" if where else msg), "invalid_field"

@@ -18,7 +18,7 @@ from pinchtab.browser.browser import Browser
 from pinchtab.browser.service import BrowserService
 from pinchtab.config import Config
 from pinchtab.find import semantic
-from pinchtab.web import TokenAuth, install_error_handlers
+from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 DESCRIPTION = "Browser control for AI agents: one Chromium over CDP behind the PinchTab HTTP API."
 
@@ -57,4 +57,5 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     app.openapi = functools.cache(  # type: ignore[method-assign]
         lambda: build_openapi(routes, title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(TokenAuth, token=config.server.token)
+    app.add_middleware(RequestGuard, config=config)  # outermost: Host, Origin, body size
     return app

@@ -8,6 +8,7 @@ mouse events there through ``Input.dispatchMouseEvent``. A ref whose node is gon
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
-from pinchtab.errors import BadRequest, BrowserError, Conflict
+from pinchtab.errors import BadRequest, BrowserError, Conflict, Timeout
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 POINTER_KINDS = {"click", "dblclick", "hover"}
 NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrollintoview"}
 DEFAULT_SCROLL = 300
+# Longer typed text is inserted in one step (Input.insertText: one input event, no key events).
+TYPE_KEYS_MAX = 256
+INPUT_TIMEOUT_S = 10.0
 
 
 class Occluded(BrowserError):
@@ -213,10 +217,21 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
     if spec.x is not None and spec.y is not None:
         if spec.kind in NEEDS_ELEMENT:
             raise BadRequest(f"{spec.kind} needs a ref or selector, not coordinates", "missing_target")
+        await _check_in_viewport(tab, spec.x, spec.y)
         return Target(None, f"({spec.x:g}, {spec.y:g})", spec.x, spec.y)
     if spec.kind in ("press", "scroll"):
         return Target(None, "page")
     raise BadRequest(f"{spec.kind} needs a ref, a selector or x and y", "missing_target")
+
+
+async def _check_in_viewport(tab: "Tab", x: float, y: float) -> None:
+    """A point outside the viewport is refused: Chromium's input pipeline chokes on huge ones."""
+    metrics = await tab.send("Page.getLayoutMetrics")
+    view = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
+    width, height = view.get("clientWidth", 0), view.get("clientHeight", 0)
+    if not (0 <= x <= width and 0 <= y <= height):
+        raise BadRequest(f"point ({x:g}, {y:g}) is outside the viewport ({width}x{height} CSS pixels); "
+                         "scroll first or act by ref", "point_outside_viewport")
 
 
 async def _on_node(tab: "Tab", target: Target, function: str, *args: Any) -> dict[str, Any]:
@@ -262,11 +277,30 @@ async def _mouse(tab: "Tab", x: float, y: float, clicks: int) -> None:
         events.append({"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": count})
         events.append({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": count})
     # Chromium handles input events in order; sending them together saves round trips.
-    await asyncio.gather(*(tab.send("Input.dispatchMouseEvent", e) for e in events))
+    await _dispatch(tab, "Input.dispatchMouseEvent", events)
 
 
 async def _keys(tab: "Tab", events: list[dict[str, Any]]) -> None:
-    await asyncio.gather(*(tab.send("Input.dispatchKeyEvent", e) for e in events))
+    await _dispatch(tab, "Input.dispatchKeyEvent", events)
+
+
+async def _dispatch(tab: "Tab", method: str, events: list[dict[str, Any]]) -> None:
+    """Send input events; when Chromium does not take them in time, release buttons and keys so
+    the tab's next input does not queue behind a half-done gesture."""
+    try:
+        await asyncio.gather(*(tab.send(method, e, timeout=INPUT_TIMEOUT_S) for e in events))
+    except Timeout:
+        asyncio.ensure_future(_reset_input(tab))
+        raise Timeout(f"the page did not take the input within {INPUT_TIMEOUT_S:g} s; its input state was reset, "
+                      "so the next action can go on", "input_timeout") from None
+
+
+async def _reset_input(tab: "Tab") -> None:
+    with contextlib.suppress(Exception):
+        await tab.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 0, "y": 0, "button": "left",
+                                                    "buttons": 0, "clickCount": 1}, timeout=2)
+        for key in ("Control", "Shift", "Alt", "Meta"):
+            await tab.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": key}, timeout=2)
 
 
 async def _focus(tab: "Tab", target: Target) -> None:
@@ -291,6 +325,10 @@ async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]
         if text is None:
             raise BadRequest("type needs text", "missing_text")
         await _focus(tab, target)
+        if len(text) > TYPE_KEYS_MAX:
+            # Key by key, 10,000 characters took 34 s; one input event takes milliseconds.
+            await tab.send("Input.insertText", {"text": text})
+            return {"inserted": len(text)}
         events: list[dict[str, Any]] = []
         for ch in text:
             events.extend(key_events(char_key(ch)))

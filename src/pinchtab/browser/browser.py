@@ -10,11 +10,14 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from pinchtab.browser import downloads_policy
 from pinchtab.browser.tab import Tab
+from pinchtab.browser.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
+from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
 from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
 from pinchtab.config import Config
-from pinchtab.errors import BrowserError, NotFound, NotReady
+from pinchtab.errors import BrowserError, Forbidden, NotFound, NotReady, TooMany
 from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.browser")
@@ -40,6 +43,9 @@ class Browser:
         self._restart_task: asyncio.Task[None] | None = None
         self._stopping = False
         self.intents = IntentCache()
+        self.ui_guard = UiGuard(self._root_send, self._tab_send)
+        self.restore = TabRestore(config.browser.max_tabs)
+        self._deliberate = False  # a requested restart: not a crash
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -89,6 +95,7 @@ class Browser:
         self.root.on("Target.targetDestroyed", self._on_target_destroyed)
         self.root.on("Target.detachedFromTarget", self._on_detached)
         conn.on_close(self._on_connection_closed)
+        await downloads_policy.apply(self.root, self.config)
         await self.root.send("Target.setDiscoverTargets", {"discover": True})
         infos = await self.root.send("Target.getTargets")
         for info in infos.get("targetInfos", []):
@@ -122,13 +129,18 @@ class Browser:
 
     async def restart(self) -> None:
         async with self._start_lock:
-            await self._teardown()
+            self._deliberate = True
+            try:
+                await self._teardown()
+            finally:
+                self._deliberate = False
             self.restarts += 1
             self._unreported_death = None
+            self.restore.forget()
             await self._start()
 
     def _on_connection_closed(self) -> None:
-        if self._stopping:
+        if self._stopping or self._deliberate:
             return
         code = self.process.returncode if self.process else None
         tail = self.process.stderr_tail(2) if self.process else ""
@@ -138,6 +150,8 @@ class Browser:
         self.last_death = reason
         self._unreported_death = reason
         log.error("%s", reason)
+        if self.config.browser.restore_tabs and self.config.browser.auto_restart:
+            self.restore.remember(self.targets, self.tabs, self.current_id)
         for tab in self.tabs.values():
             tab.detach()
         self.tabs.clear()
@@ -154,12 +168,30 @@ class Browser:
                 await self._teardown()
                 self.restarts += 1
                 await self._start()
+                if self.restore.pending:
+                    current = await self.restore.reopen(self._reopen_at)
+                    if current in self.targets:
+                        self.current_id = current
         except Exception as exc:  # reported through ensure_running
             log.error("automatic browser restart failed: %s", exc)
 
+    async def _reopen_at(self, url: str) -> str:
+        """A new tab at ``url``, answered once loaded (or after the timeout: it is open either way)."""
+        assert self.root is not None
+        res = await self.root.send("Target.createTarget", {"url": "about:blank"})
+        tid = res["targetId"]
+        self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
+        if url != "about:blank":
+            tab = await self._attach(tid)
+            with contextlib.suppress(Exception):
+                await tab.navigate(url, timeout_ms=min(self.config.browser.navigation_timeout_ms, 15000))
+        return tid
+
     def _gone(self, reason: str) -> NotReady:
         follow = (
-            "a new browser is starting, so retry; earlier tabs are gone"
+            "a new browser is starting and reopens the tabs at their last URLs (same tab ids), so retry"
+            if self.config.browser.auto_restart and self.config.browser.restore_tabs
+            else "a new browser is starting, so retry; earlier tabs are gone"
             if self.config.browser.auto_restart
             else "start a new one with POST /browser/restart"
         )
@@ -170,13 +202,12 @@ class Browser:
         if self._unreported_death:
             reason, self._unreported_death = self._unreported_death, None
             raise self._gone(reason)
-        if self.alive:
-            return
         if self._restart_task and not self._restart_task.done():
+            # Up, but maybe still reopening the old tabs: their ids would answer 404 meanwhile.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._restart_task), 30)
-            if self.alive:
-                return
+        if self.alive:
+            return
         if self.config.browser.auto_restart and not self._stopping:
             try:
                 await self.start()
@@ -187,15 +218,35 @@ class Browser:
 
     # -- targets ------------------------------------------------------------------------------
 
+    async def _root_send(self, method: str, params: dict[str, Any]) -> Any:
+        assert self.root is not None
+        return await self.root.send(method, params)
+
+    @contextlib.asynccontextmanager
+    async def _tab_send(self, tid: str) -> AsyncIterator[Any]:
+        """A short-lived session of its own on target ``tid`` (the tab's may be detaching)."""
+        assert self.root is not None and self.connection is not None
+        res = await self.root.send("Target.attachToTarget", {"targetId": tid, "flatten": True})
+        session = Session(self.connection, res["sessionId"])
+        try:
+            yield session.send
+        finally:
+            with contextlib.suppress(Exception):
+                await self.root.send("Target.detachFromTarget", {"sessionId": session.session_id})
+            self.connection.drop_session(session.session_id)
+
     def _on_target_created(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
-        if info.get("type") != "page":
+        if info.get("type") != "page" or self.ui_guard.check(info, known=False):
             return
         self.targets[info["targetId"]] = info
 
     def _on_target_changed(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
         tid = info.get("targetId")
+        if tid in self.targets and self.ui_guard.check(info, known=True):
+            self.targets[tid] = info  # our tab, being taken back; hidden meanwhile
+            return
         if tid in self.targets:
             self.targets[tid] = info
             tab = self.tabs.get(tid)
@@ -227,6 +278,8 @@ class Browser:
     def list_tabs(self) -> list[dict[str, str]]:
         out = []
         for tid, info in self.targets.items():
+            if is_browser_ui(info.get("url")):
+                continue
             tab = self.tabs.get(tid)
             # An attached tab read its own location after loading, which can be newer than the
             # target info Chromium last sent.
@@ -238,11 +291,12 @@ class Browser:
     async def tab(self, tab_id: str | None) -> Tab:
         """The attached tab ``tab_id`` (None: the current tab)."""
         await self.ensure_running()
-        tid = tab_id or self.current_id
+        tid = self.restore.resolve(tab_id) if tab_id else self.current_id
         if not tid:
             raise NotFound("no current tab: open one with POST /tab {\"action\":\"new\"} or POST /navigate", "no_tab")
         if tid not in self.targets:
             raise NotFound(f"tab {tid} not found; GET /tabs lists the open tabs", "tab_not_found")
+        self.refuse_browser_ui(tid)
         tab = self.tabs.get(tid)
         if tab is not None:
             return tab
@@ -262,6 +316,12 @@ class Browser:
         finally:
             self._attaching.pop(tid, None)
 
+    def refuse_browser_ui(self, tid: str) -> None:
+        url = self.targets.get(tid, {}).get("url")
+        if is_browser_ui(url):
+            raise Forbidden(f"tab {tid} shows a browser page ({url}), which pinchtab does not expose; "
+                            "it is being closed or taken back", "browser_page_blocked")
+
     async def _attach(self, tid: str) -> Tab:
         assert self.root is not None and self.connection is not None
         try:
@@ -279,6 +339,10 @@ class Browser:
     async def new_tab(self) -> Tab:
         await self.ensure_running()
         assert self.root is not None
+        cap = self.config.browser.max_tabs
+        if len(self.targets) >= cap:
+            raise TooMany(f"{len(self.targets)} tabs are open, the cap (browser.maxTabs = {cap}); close one with "
+                          "POST /close or raise the cap", "tab_limit")
         res = await self.root.send("Target.createTarget", {"url": "about:blank"})
         tid = res["targetId"]
         self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
@@ -315,6 +379,7 @@ class Browser:
         tab = await self.tab(tab_id)
         async with tab.lock:
             tab.check_usable()
+            self.refuse_browser_ui(tab.id)
             try:
                 yield tab
             except BrowserGone as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import snapshot
+from pinchtab.browser.cpu import off_loop
 from pinchtab.find import rematch
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
     if intent is None:
         return None
     tab.refs.replace(await snapshot.capture(tab, whole=True))
-    match = rematch(intent, tab.refs.index)
+    refs = tab.refs
+    match = await off_loop(lambda: rematch(intent, refs.index), what="ref recovery")
     if match is None:
         return {"recovered": False, "original_ref": ref, "reason": f"no element safely matches {intent.query!r} any more"}
     tab.intents.record(tab.id, match.ref, intent.query, match.descriptor, match.score, match.confidence)

@@ -14,7 +14,7 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.api.route import Blob, Reply
-from pinchtab.browser import actions, capture, content, formatting, snapshot, snapshot_files, targets, waits
+from pinchtab.browser import actions, capture, content, downloads_policy, formatting, snapshot, snapshot_files, targets, waits
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.frames import FrameOps, text_source
@@ -24,7 +24,9 @@ from pinchtab.browser.ops.observe import ObserveOps
 from pinchtab.browser.ops.state import StateOps
 from pinchtab.browser.ops.tab_control import TabControlOps
 from pinchtab.browser.popups import PopupWatch
+from pinchtab.browser.cpu import off_loop
 from pinchtab.browser.selectors import parse_selector
+from pinchtab.browser.ui_guard import report_blocked_pages
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
@@ -88,7 +90,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
             try:
-                return await tab.navigate(
+                out = await tab.navigate(
                     target,
                     timeout_ms=req.timeout or self.nav_timeout_ms,
                     wait_for=req.wait_for,
@@ -96,6 +98,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     block_images=req.block_images,
                     block_media=req.block_media,
                 )
+                return downloads_policy.navigate_answer(out, self.config)
             except PinchtabError as exc:
                 # The tab exists (it may even be new): say which, so it can be used or closed.
                 exc.extra.setdefault("tabId", tab.id)
@@ -127,10 +130,13 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                                           element=element)
             previous = tab.refs.replace(snap)
         if req.diff:
-            changes = formatting.diff_snapshots(previous, snap)
-            out = formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+            def shape() -> dict[str, Any] | str:
+                changes = formatting.diff_snapshots(previous, snap)
+                return formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+
+            out = await off_loop(shape, what="snapshot diff")
         else:
-            out = formatting.render(snap, req.format, max_tokens=req.max_tokens)
+            out = await off_loop(formatting.render, snap, req.format, max_tokens=req.max_tokens, what="snapshot")
         if req.output == "file":
             return snapshot_files.write(self.config, snap, out, req.format)
         return out
@@ -148,8 +154,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def action(self, req: m.ActionRequest) -> dict[str, Any]:
         await self.check_actionable(req.tab_id)
+        mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await self._perform(tab, req)
+            out = await self._perform(tab, req)
+        return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
         """One action; a tab it opened is named in ``newTab`` (popups.py)."""
@@ -167,6 +175,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         """Run in order; at the first failure raise it, carrying the results so far."""
         await self.check_actionable(req.tab_id)
         results: list[dict[str, Any]] = []
+        mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
                 try:
@@ -175,7 +184,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     exc.extra = {"failedIndex": i, "results": results}
                     exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
                     raise
-        return {"success": True, "results": results}
+        return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, {"success": True, "results": results})
 
     # -- content ---------------------------------------------------------------------------------
 

@@ -282,8 +282,17 @@ class Tab:
             res = await self.send("Page.navigate", {"url": url}, timeout=timeout_ms / 1000)
         except Timeout:
             raise Timeout(f"navigation to {url} did not start within {timeout_ms} ms", "navigation_timeout") from None
+        if res.get("isDownload"):  # no page will load: say so now, not after the timeout
+            url_now, title = await self.location()
+            return {"tabId": self.id, "url": url_now, "title": title, "download": {"url": url}}
         error = res.get("errorText")
-        if error and error != "net::ERR_ABORTED":
+        if error == "net::ERR_ABORTED":
+            # Nothing will load (a redirect to javascript: or view-source:, a 204): say so now.
+            url_now, _ = await self.location()
+            raise BrowserError(f"navigation to {url} was aborted by the browser (a redirect to a URL it does not "
+                               f"load, such as javascript: or view-source:, or an answer with no content); the tab "
+                               f"stays at {url_now}", "navigation_aborted")
+        if error:
             raise BrowserError(f"navigation to {url} failed: {error}", "navigation_failed")
         loader = res.get("loaderId")
         if loader and wait_for != "none":

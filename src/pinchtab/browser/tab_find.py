@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import changes, snapshot
 from pinchtab.find.locators import match, parse_locator
+from pinchtab.browser.cpu import off_loop
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -28,7 +29,12 @@ async def find_in_tab(tab: "Tab", query: str, **options: Any) -> dict[str, Any]:
         threshold, top_k = options.get("threshold"), options.get("top_k")
         return match(locator, [n.to_element() for n in snap.nodes], threshold=0.3 if threshold is None else threshold,
                      top_k=3 if top_k is None else top_k)
-    index = tab.refs.index
-    result = index.find(query, **options)
+    refs = tab.refs
+
+    def run() -> tuple[dict[str, Any], Any]:
+        index = refs.index  # built on first use: part of the work
+        return index.find(query, **options), index
+
+    result, index = await off_loop(run, what="find")
     tab.intents.record_result(tab.id, query, result, index)
     return result

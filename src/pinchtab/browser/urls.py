@@ -32,14 +32,32 @@ def normalize_url(url: object, allowed_schemes: Iterable[str] = ()) -> str:
                 "scheme_not_allowed",
             )
         if scheme in ALWAYS_ALLOWED:
-            parts = urlsplit(url)
-            if not parts.hostname:
-                raise BadRequest(f"invalid URL {url!r}: no host", "invalid_url")
+            check_host(url)
         return url
     if " " in url or not _BARE_HOST.match(url):
         raise BadRequest(f"invalid URL {url!r}: must start with http:// or https://", "invalid_url")
+    check_host("//" + url)
     # A local dev server rarely speaks TLS; everything else gets https.
     host = urlsplit("//" + url).hostname or ""
     if host == "localhost" or host.startswith("127.") or host == "::1":
         return "http://" + url
     return "https://" + url
+
+
+_BAD_HOST_CHARS = re.compile(r"[%\s<>^`{|}\\\"\x00-\x1f\x7f]")
+
+
+def check_host(url: str) -> None:
+    """A host Chromium can load: not malformed ([::1), not percent-encoded, a port in 1-65535."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:  # "Invalid IPv6 URL", "Port out of range 0-65535"
+        raise BadRequest(f"invalid URL {url.lstrip('/')!r}: {exc}", "invalid_url") from None
+    if not host:
+        raise BadRequest(f"invalid URL {url.lstrip('/')!r}: no host", "invalid_url")
+    if _BAD_HOST_CHARS.search(host):
+        raise BadRequest(f"invalid URL {url.lstrip('/')!r}: the host {host!r} has characters a host name cannot have",
+                         "invalid_url")
+    if port == 0:
+        raise BadRequest(f"invalid URL {url.lstrip('/')!r}: port 0", "invalid_url")

@@ -87,6 +87,7 @@ class ChromeProcess:
     read_fd: int
     write_fd: int
     log_path: Path
+    run_dir: Path
     exited: asyncio.Event = field(default_factory=asyncio.Event)
     returncode: int | None = None
     _pidfd: int | None = None
@@ -114,10 +115,17 @@ class ChromeProcess:
         extra_args: Sequence[str] = (),
     ) -> "ChromeProcess":
         """Start Chromium; ``watch_exit`` must follow once an event loop runs (``launch`` does both)."""
+        sweep_leftovers()
         temporary = user_data_dir is None
-        profile = Path(tempfile.mkdtemp(prefix="pinchtab-chrome-")) if temporary else Path(user_data_dir)
+        # Everything of this run that is not the profile lives in one dir, removed on stop (and by
+        # the next launch's sweep after a kill): its log, a temporary profile, and Chromium's own
+        # temp files (org.chromium.Chromium.*, which TMPDIR points at).
+        run_dir = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
+        profile = run_dir / "profile" if temporary else Path(user_data_dir)  # type: ignore[arg-type]
         profile.mkdir(parents=True, exist_ok=True)
-        log_path = profile / "chrome-stderr.log" if temporary else Path(tempfile.mkstemp(prefix="pinchtab-chrome-", suffix=".log")[1])
+        log_path = run_dir / "chrome-stderr.log"
+        (run_dir / "tmp").mkdir()
+        env = {**os.environ, "TMPDIR": str(run_dir / "tmp")}
         args = [binary, *BASE_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe"]
         if headless:
             args.append("--headless")
@@ -133,7 +141,7 @@ class ChromeProcess:
             pid = os.posix_spawn(
                 binary,
                 args,
-                os.environ,
+                env,
                 file_actions=[
                     (os.POSIX_SPAWN_DUP2, devnull, 0),
                     (os.POSIX_SPAWN_DUP2, log_fd, 1),
@@ -146,6 +154,7 @@ class ChromeProcess:
         except OSError as exc:
             for fd in (to_chrome_r, to_chrome_w, from_chrome_r, from_chrome_w):
                 os.close(fd)
+            shutil.rmtree(run_dir, ignore_errors=True)
             raise BrowserError(f"could not start {binary}: {exc}", "chrome_start_failed") from exc
         finally:
             os.close(log_fd)
@@ -154,7 +163,8 @@ class ChromeProcess:
         os.close(from_chrome_w)
         for fd in (to_chrome_w, from_chrome_r):
             os.set_inheritable(fd, False)
-        return cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path)
+        (run_dir / "pid").write_text(str(pid))
+        return cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path, run_dir)
 
     def watch_exit(self) -> None:
         loop = asyncio.get_running_loop()
@@ -240,13 +250,77 @@ class ChromeProcess:
         self.cleanup()
 
     def cleanup(self) -> None:
-        if self.temporary_profile:
-            # Chrome may still be flushing files for a moment after exit.
-            for _ in range(3):
-                shutil.rmtree(self.user_data_dir, ignore_errors=True)
-                if not self.user_data_dir.exists():
-                    break
-                time.sleep(0.05)
-        else:
-            with contextlib.suppress(OSError):
-                self.log_path.unlink()
+        # Chrome may still be flushing files for a moment after exit.
+        for _ in range(3):
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+            if not self.run_dir.exists():
+                break
+            time.sleep(0.05)
+
+
+RUN_PREFIX = "pinchtab-chrome-run-"
+# Made by earlier versions: a temporary profile dir, or a log beside a persistent profile.
+_LEGACY_PREFIX = "pinchtab-chrome-"
+LEGACY_LOG_AGE_S = 3600
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] not in ("Z", "X")
+
+
+def _dirs_in_use() -> set[str]:
+    """Every --user-data-dir of a live process (one pass over /proc)."""
+    used: set[str] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            for arg in (entry / "cmdline").read_bytes().split(b"\0"):
+                if arg.startswith(b"--user-data-dir="):
+                    used.add(arg[16:].decode(errors="replace"))
+    return used
+
+
+def sweep_leftovers(root: str | None = None) -> list[str]:
+    """Remove what killed runs left in the temp dir: run dirs whose Chromium is gone, legacy
+    temporary profiles no process uses, legacy logs older than an hour. Answers what it removed."""
+    base = Path(root or tempfile.gettempdir())
+    removed: list[str] = []
+    in_use: set[str] | None = None
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        name = entry.name
+        if not name.startswith(_LEGACY_PREFIX):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            if name.startswith(RUN_PREFIX) and entry.is_dir():
+                pid_file = entry / "pid"
+                if pid_file.is_file():
+                    if _pid_alive(int(pid_file.read_text().strip() or "0")):
+                        continue
+                elif now - entry.stat().st_mtime < 60:  # being set up right now
+                    continue
+            elif entry.is_dir():
+                if in_use is None:
+                    in_use = _dirs_in_use()
+                if str(entry) in in_use or os.path.realpath(entry) in in_use:
+                    continue
+            elif name.endswith(".log"):
+                if now - entry.stat().st_mtime < LEGACY_LOG_AGE_S:
+                    continue
+            else:
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink()
+            removed.append(str(entry))
+    return removed

@@ -19,6 +19,7 @@ from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
 from pinchtab.server.bridge_client import make_client
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator
+from pinchtab.server.supervisor import Supervisor
 from pinchtab.server.tab_owners import TabOwners
 from pinchtab.server.upstream import Upstream
 from pinchtab.api import Reply, Route, proxied_routes, server_routes
@@ -26,7 +27,7 @@ from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
 from pinchtab.api.routes import attach as a
 from pinchtab.api.routes import orchestrator as o
-from pinchtab.web import TokenAuth, install_error_handlers
+from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")
 
@@ -44,10 +45,13 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     starting already (``pinchtab.server.boot``)."""
     start_default = config.server.default_instance if default_instance is None else default_instance
     if manager is None:
-        manager = InstanceManager(config, ProfileStore(config.server.state_dir), make_client(config.security.attach.ca_file))
+        profiles = ProfileStore(config.server.state_dir, config.server.max_profiles)
+        manager = InstanceManager(config, profiles, make_client(config.security.attach.ca_file))
     client, profiles = manager.client, manager.profiles
     routes = TabOwners()
     manager.on_tabs_lost = routes.forget_instance
+    supervisor = Supervisor(manager, routes, config.instances.restart)
+    manager.on_bridge_exit = supervisor.bridge_exited
     router = TabLocator(manager, routes, client)
     upstream = Upstream(config.security.attach.ca_file)
 
@@ -68,6 +72,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
             yield
         finally:
             await discovery.close()
+            await supervisor.close()
             await manager.close()
             await client.aclose()
             await upstream.close()
@@ -79,7 +84,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     install_error_handlers(app)
     attachments = Attachments(manager, upstream, config.security.attach)
     discovery = Discovery(config.discovery, attachments)
-    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments)
+    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments, supervisor)
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
@@ -93,6 +98,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
         lambda: build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
     app.add_middleware(TokenAuth, token=config.server.token)
+    app.add_middleware(RequestGuard, config=config)  # outermost: Host, Origin, body size
     return app
 
 
@@ -100,7 +106,8 @@ class ServerHandlers:
     """The server's own routes, one method per route name (``pinchtab.api.routes.orchestrator``)."""
 
     def __init__(self, manager: InstanceManager, profiles: ProfileStore, router: TabLocator, routes: TabOwners,
-                 client: Any, attachments: Attachments) -> None:
+                 client: Any, attachments: Attachments, supervisor: Supervisor) -> None:
+        self.supervisor = supervisor
         self.manager = manager
         self.attachments = attachments
         self.profile_store = profiles
@@ -170,12 +177,14 @@ class ServerHandlers:
     async def stop_instance(self, req: o.InstanceRef) -> dict[str, Any]:
         if is_attached_bridge(self.manager.get(req.instance_id)):
             return (await self.attachments.detach(req.instance_id)).to_dict()  # it is not ours to stop
+        self.supervisor.cancel(req.instance_id)
         return (await self.manager.stop(req.instance_id)).to_dict()
 
     async def restart_instance(self, req: o.InstanceRef) -> dict[str, Any]:
         if is_attached_bridge(self.manager.get(req.instance_id)):
             raise Conflict(f"instance {req.instance_id} is an attached bridge, which this server does not start: restart "
                            "it on its host (the health monitor then marks it running) or detach it", "attached_instance")
+        self.supervisor.cancel(req.instance_id)
         inst = await self.manager.restart(req.instance_id)
         if inst.status != "running":
             raise BrowserError(f"instance {inst.id} did not start: {inst.error}", "instance_start_failed")

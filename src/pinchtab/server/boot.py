@@ -51,7 +51,7 @@ async def _serve(config: Config, log_level: str, start_default: bool) -> None:
     from pinchtab.server.instances import InstanceManager
     from pinchtab.server.profiles import ProfileStore
 
-    manager = InstanceManager(config, ProfileStore(config.server.state_dir), make_client(config.security.attach.ca_file))
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles), make_client(config.security.attach.ca_file))
     if start_default:
         try:
             await manager.start_default(wait=False)  # spawned now; the app's start-up waits for it

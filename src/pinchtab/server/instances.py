@@ -46,6 +46,7 @@ STOP_TIMEOUT = 10.0
 HEALTH_INTERVAL = 1.0
 HEALTH_TIMEOUT = 3.0
 HEALTH_FAILURES = 3  # consecutive unanswered /health before a live bridge counts as broken
+TABS_POLL = 2.0  # how often the tabs (and URLs) of a running instance are noted, to reopen after a crash
 PORT_RETRIES = 3
 READY_POLL = 0.02  # seconds between health checks of a starting bridge, its first 5 s
 
@@ -80,6 +81,11 @@ class Instance:
     log_path: Path | None = None
     log_offset: int = 0  # where this run of the bridge starts in its log
     config_path: Path | None = None
+    # Supervision: crash restarts in a row, when it last came up, its tabs as last seen (id, url).
+    crash_restarts: int = 0
+    running_since: float = 0.0
+    last_tabs: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    tabs_polled: float = 0.0
     _waiter: asyncio.Task[None] | None = field(default=None, repr=False)
     _expected_exit: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -115,6 +121,8 @@ class Instance:
             out["temporary"] = True
         if self.restarts:
             out["browserRestarts"] = self.restarts
+        if self.crash_restarts:
+            out["bridgeRestarts"] = self.crash_restarts
         if self.last_death:
             out["lastBrowserDeath"] = self.last_death
         if self.error:
@@ -132,11 +140,14 @@ class InstanceManager:
         client: httpx.AsyncClient,
         *,
         on_tabs_lost: Callable[[str], None] = lambda instance_id: None,
+        on_bridge_exit: Callable[[Instance], bool] = lambda inst: False,
     ) -> None:
         self.config = config
         self.profiles = profiles
         self.client = client
         self.on_tabs_lost = on_tabs_lost
+        # A bridge exited unasked: True when it will be restarted (its tabs then stay routed to it).
+        self.on_bridge_exit = on_bridge_exit
         self.state_dir = Path(config.server.state_dir).expanduser()
         self.ports = PortAllocator(config.server.instance_port_start, avoid=[config.server.port])
         self.instances: dict[str, Instance] = {}
@@ -150,6 +161,10 @@ class InstanceManager:
 
     def auth_header(self, inst: Instance) -> list[tuple[bytes, bytes]]:
         return [(k.encode(), v.encode()) for k, v in self.auth_for(inst).items()]
+
+    @property
+    def closing(self) -> bool:
+        return self._closing
 
     # -- queries --------------------------------------------------------------------------------
 
@@ -371,6 +386,7 @@ class InstanceManager:
                 if res.status_code == 200 and body.get("pid", proc.pid) == proc.pid:
                     inst.tabs = int(body.get("tabs") or 0)
                     inst.status = "running"
+                    inst.running_since = time.monotonic()
                     self._drop_config(inst)  # read at startup; the token should not linger on disk
                     inst.ready.set()
                     log.info("instance %s running on port %s", inst.id, inst.port)
@@ -403,15 +419,18 @@ class InstanceManager:
             return
         # The bridge went away on its own: its Chromium follows it (pipe closed); make sure.
         procs.kill_browsers_on(inst.profile_dir)
-        self.on_tabs_lost(inst.id)
         inst.tabs = 0
         if inst.status == "starting":
+            self.on_tabs_lost(inst.id)
             return  # _await_ready reports it
         inst.status = "error"
-        inst.error = f"the bridge process exited with code {code}; restart it with POST /instances/{inst.id}/restart"
+        inst.error = f"the bridge process exited with code {code}"
         tail = self.log_tail(inst, 2)
         if tail:
             inst.error += f" (log: {tail})"
+        if not self.on_bridge_exit(inst):
+            self.on_tabs_lost(inst.id)
+            inst.error += f"; restart it with POST /instances/{inst.id}/restart"
         log.error("instance %s: %s", inst.id, inst.error)
 
     def _drop_config(self, inst: Instance) -> None:
@@ -460,9 +479,10 @@ class InstanceManager:
             self.instances.pop(inst.id, None)
         return inst
 
-    async def _stop(self, inst: Instance) -> None:
+    async def _stop(self, inst: Instance, *, keep_tabs: bool = False) -> None:
         inst.status = "stopping"
-        self.on_tabs_lost(inst.id)
+        if not keep_tabs:
+            self.on_tabs_lost(inst.id)
         await self._terminate(inst)
         self.ports.release(inst.port)
         self._drop_config(inst)
@@ -477,14 +497,15 @@ class InstanceManager:
         inst.ready.set()
         log.info("instance %s stopped", inst.id)
 
-    async def restart(self, instance_id: str, *, wait: bool = True) -> Instance:
-        """Stop (if needed) and start again with the same id, port range, profile and mode."""
+    async def restart(self, instance_id: str, *, wait: bool = True, keep_tabs: bool = False) -> Instance:
+        """Stop (if needed) and start again with the same id, port range, profile and mode.
+        ``keep_tabs``: an automatic restart after a crash, whose tabs will be reopened."""
         inst = self.get(instance_id)
         if not inst.temporary and inst.profile_id is not None:
             self.profiles.get(inst.profile_id)  # 404 when the profile was deleted meanwhile
         async with inst._lock:
             if inst.status != "stopped":
-                await self._stop(inst)
+                await self._stop(inst, keep_tabs=keep_tabs)
             self.instances[inst.id] = inst
             self._prepare(inst)
             tried: list[int] = []
@@ -527,9 +548,9 @@ class InstanceManager:
                 return
             inst.health_failures += 1
             if inst.health_failures >= HEALTH_FAILURES and inst.status == "running":
+                # Frozen or overloaded: its tabs stay routed to it (503 until it answers again).
                 inst.status = "error"
                 inst.error = f"the bridge does not answer /health ({type(exc).__name__})"
-                self.on_tabs_lost(inst.id)
                 log.error("instance %s: %s", inst.id, inst.error)
             return
         if inst.status not in ("running", "error") or not inst.process_alive:
@@ -537,19 +558,28 @@ class InstanceManager:
         inst.health_failures = 0
         restarts = int(body.get("restarts") or 0)
         inst.last_death = body.get("lastDeath") or inst.last_death
-        if restarts != inst.restarts:
-            self.on_tabs_lost(inst.id)  # a new Chromium: the old tabs are gone
-            inst.restarts = restarts
+        # A new Chromium reopens the old tabs under their old ids (browser.restoreTabs).
+        inst.restarts = restarts
         if res.status_code == 200 and body.get("status") == "ok":
             if inst.status == "error":
                 log.warning("instance %s recovered (browser restarts: %s)", inst.id, restarts)
             inst.status = "running"
             inst.error = None
             inst.tabs = int(body.get("tabs") or 0)
+            if time.monotonic() - inst.tabs_polled >= TABS_POLL:
+                await self._poll_tabs(inst)
         else:
             if inst.status == "running":
                 log.error("instance %s: browser down: %s", inst.id, body.get("lastDeath") or body)
-                self.on_tabs_lost(inst.id)
             inst.status = "error"
             inst.tabs = 0
             inst.error = f"the instance's Chromium is down: {body.get('lastDeath') or body.get('error') or 'no detail'}"
+
+    async def _poll_tabs(self, inst: Instance) -> None:
+        from pinchtab.server.supervisor import tab_list
+
+        inst.tabs_polled = time.monotonic()
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            res = await self.client.get(f"{inst.url}/tabs", headers=self.auth_for(inst), timeout=HEALTH_TIMEOUT)
+            if res.status_code == 200:
+                inst.last_tabs = tab_list(res.json())

@@ -9,10 +9,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import tempfile
 import time
+import unicodedata
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,23 @@ from pinchtab.errors import BadRequest, Conflict, NotFound
 
 INDEX = "index.json"
 MAX_NAME = 64
+DEFAULT_MAX_PROFILES = 100
+# What an id looks like: a name like that would make /profiles/<key> ambiguous.
+_ID_LIKE = re.compile(r"^(prof|inst)_", re.IGNORECASE)
+_PATH_CHARS = frozenset('/\\')
+
+
+def check_name(name: str) -> None:
+    """A profile name is a label: not an id's look-alike, no path, control or invisible characters."""
+    if _ID_LIKE.match(name):
+        raise BadRequest(f"name {name!r} looks like an id (prof_..., inst_...); pick another name", "invalid_name")
+    if name in (".", ".."):
+        raise BadRequest(f"name {name!r} is not allowed", "invalid_name")
+    for ch in name:
+        # Cc: control (NUL, newline); Cf: format (bidi overrides, zero-width); Zl/Zp: line breaks
+        if ch in _PATH_CHARS or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            raise BadRequest(f"name {name!r} has a character names cannot have ({ch!r}): no slashes, control "
+                             "or invisible characters", "invalid_name")
 
 
 def new_id(prefix: str) -> str:
@@ -46,7 +65,8 @@ class Profile:
 class ProfileStore:
     """The profile index and directories. Not thread-safe: the server uses it from one event loop."""
 
-    def __init__(self, state_dir: str | Path) -> None:
+    def __init__(self, state_dir: str | Path, max_profiles: int = DEFAULT_MAX_PROFILES) -> None:
+        self.max_profiles = max_profiles
         self.root = Path(state_dir).expanduser() / "profiles"
         self.index_path = self.root / INDEX
         self._profiles: dict[str, Profile] = {}
@@ -103,6 +123,11 @@ class ProfileStore:
             raise BadRequest(f"name is too long (at most {MAX_NAME} characters)", "invalid_field")
         if description is not None and not isinstance(description, str):
             raise BadRequest("description must be a string", "invalid_field")
+        check_name(name)
+        if len(self._profiles) >= self.max_profiles:
+            raise Conflict(f"there are already {len(self._profiles)} profiles, the cap (server.maxProfiles = "
+                           f"{self.max_profiles}); delete one with DELETE /profiles/{{id}} or raise the cap",
+                           "profile_limit")
         if self.by_name(name) is not None:
             raise Conflict(f"a profile named {name!r} already exists; pick another name or use it", "profile_exists")
         pid = new_id("prof")

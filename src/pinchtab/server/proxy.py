@@ -10,13 +10,17 @@ pass through as bytes with their status and headers; big ones (raw screenshots, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
+import time
 from typing import Any
 
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pinchtab.errors import NotFound, NotReady, PinchtabError
+from pinchtab.errors import NotFound, NotReady, PinchtabError, Timeout
+from pinchtab.models import MAX_WAIT_MS
 from pinchtab.server.instances import Instance, InstanceManager
 from pinchtab.server.tab_owners import TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_id_in_response
 from pinchtab.server.upstream import Upstream, UpstreamError
@@ -44,7 +48,7 @@ class TabLocator:
         iid = self.routes.owner(tab_id)
         if iid is not None:
             inst = self.manager.instances.get(iid)
-            if inst is not None and inst.status in ("running", "error", "starting"):
+            if inst is not None:  # not running: _forward says so (503), the tab is still its own
                 return inst
             self.routes.forget(tab_id)
         await self.all_tabs()
@@ -128,35 +132,48 @@ class ProxyMiddleware:
 
     async def _tab_route(self, scope: Scope, receive: Receive, send: Send, tab_id: str, sub: str) -> None:
         body = await _read_body(receive)
-        inst = await self.router.instance_for_tab(tab_id)
+        current = self.router.routes.current_id(tab_id)
+        inst = await self.router.instance_for_tab(current)
         route = sub.rstrip("/")
-        await self._forward(inst, scope, send, body, route, known_tab=tab_id)
+        await self._forward(inst, scope, send, body, route, known_tab=current, renamed=(tab_id, current))
 
     async def _shorthand(self, scope: Scope, receive: Receive, send: Send, route: str) -> None:
         body = await _read_body(receive)
         tab_id = tab_id_in_request(scope["query_string"], body)
-        inst = await (self.router.instance_for_tab(tab_id) if tab_id else self.router.default_instance())
-        await self._forward(inst, scope, send, body, route, known_tab=tab_id)
+        current = self.router.routes.current_id(tab_id) if tab_id else None
+        inst = await (self.router.instance_for_tab(current) if current else self.router.default_instance())
+        renamed = (tab_id, current) if tab_id and current else None
+        if renamed and current != tab_id:
+            body = body.replace(tab_id.encode(), current.encode())
+        await self._forward(inst, scope, send, body, route, known_tab=current, renamed=renamed)
 
-    async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None) -> None:
+    async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None,
+                       renamed: tuple[str, str] | None = None) -> None:
         if inst.status == "starting":
             await self.router.manager.wait_ready(inst)
-        if not inst.process_alive or inst.status in ("stopping", "stopped"):
+        if not inst.process_alive or inst.status in ("stopping", "stopped", "error", "starting"):
+            how = "" if "restarting it in" in (inst.error or "") else f"; restart it with POST /instances/{inst.id}/restart"
             raise NotReady(
-                f"instance {inst.id} is {inst.status}"
-                + (f" ({inst.error})" if inst.error else "")
-                + f"; restart it with POST /instances/{inst.id}/restart",
+                f"instance {inst.id} is {'unavailable' if inst.status == 'error' else inst.status}"
+                + (f" ({inst.error})" if inst.error else "") + how,
                 "instance_unavailable",
             )
         raw_path = scope.get("raw_path") or scope["path"].encode()
         qs = scope["query_string"]
         target = raw_path + b"?" + qs if qs else raw_path
+        if renamed and renamed[0] != renamed[1]:  # a tab reopened under a new id after a crash
+            target = target.replace(renamed[0].encode(), renamed[1].encode())
+        deadline = route_deadline(self.router.manager.config, route, body)
         headers = [(k, v) for k, v in scope["headers"] if k in FORWARDED_REQUEST_HEADERS]
         if body and not any(k == b"content-type" for k, _ in headers):
             headers.append((b"content-type", b"application/json"))
         headers.extend(self.router.manager.auth_header(inst))
+        started = time.monotonic()
         try:
-            response = await self.upstream.request(inst.url, scope["method"], target, headers, body)
+            response = await asyncio.wait_for(
+                self.upstream.request(inst.url, scope["method"], target, headers, body), deadline)
+        except asyncio.TimeoutError:
+            raise _too_slow(inst, route, deadline) from None
         except UpstreamError as exc:
             raise NotReady(
                 f"instance {inst.id} did not answer ({exc}); its status is {inst.status}; "
@@ -168,7 +185,9 @@ class ProxyMiddleware:
         try:
             if response.length is not None and response.length <= BUFFER_LIMIT:
                 try:
-                    data = await response.read()
+                    data = await asyncio.wait_for(response.read(), max(deadline - (time.monotonic() - started), 0.1))
+                except asyncio.TimeoutError:
+                    raise _too_slow(inst, route, deadline) from None
                 except UpstreamError as exc:
                     raise NotReady(f"instance {inst.id} broke off its answer: {exc}", "instance_unavailable") from exc
                 await send({"type": "http.response.start", "status": status, "headers": out_headers})
@@ -188,8 +207,7 @@ class ProxyMiddleware:
 
     def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None) -> None:
         if status == 503:
-            # The bridge's Chromium is gone or restarting: its tabs with it.
-            self.router.routes.forget_instance(inst.id)
+            # The bridge's Chromium is restarting; it reopens the tabs under their ids.
             return
         if status == 404 and known_tab and b"tab_not_found" in data:
             self.router.routes.forget(known_tab)
@@ -203,6 +221,33 @@ class ProxyMiddleware:
             self.router.routes.forget(tid)
         else:
             self.router.routes.learn(tid, inst.id)
+
+
+# Routes that wait for a page to load; the rest are bound by the bridge's command timeout.
+_NAVIGATING = frozenset({"navigate", "back", "forward", "reload", "tab", "action", "actions"})
+
+
+def route_deadline(config: Any, route: str, body: bytes) -> float:
+    """How long the server waits for a bridge's answer: the route's own timeout plus a margin."""
+    margin = config.instances.proxy_margin_sec
+    command = config.browser.command_timeout_ms / 1000
+    nav = config.browser.navigation_timeout_ms / 1000
+    if route in ("navigate", "wait") and body and len(body) < 64 * 1024 and b'"timeout"' in body:
+        with contextlib.suppress(ValueError, RecursionError, TypeError, AttributeError):
+            given = json.loads(body).get("timeout")
+            if isinstance(given, (int, float)) and not isinstance(given, bool) and given > 0:
+                nav = min(given, MAX_WAIT_MS if route == "wait" else 600_000) / 1000
+    if route == "wait":
+        return min(nav, MAX_WAIT_MS / 1000) + margin
+    if route in _NAVIGATING:
+        return nav + command + margin
+    return command + margin
+
+
+def _too_slow(inst: Instance, route: str, deadline: float) -> Timeout:
+    return Timeout(f"instance {inst.id} did not answer /{route} within {deadline:g} s (the route's timeout plus "
+                   f"instances.proxyMarginSec); it may be frozen or overloaded: GET /instances shows its status",
+                   "instance_timeout")
 
 
 async def _read_body(receive: Receive) -> bytes:

@@ -12,6 +12,7 @@ import re
 from urllib.parse import parse_qs
 
 from pinchtab.api import proxied_routes
+from pinchtab.id_aliases import Aliases
 
 # Shorthand routes the server forwards to an instance (path -> methods), from the route table.
 SHORTHAND_ROUTES: dict[str, tuple[str, ...]] = {}
@@ -41,6 +42,8 @@ class TabOwners:
 
     def __init__(self) -> None:
         self._owner: dict[str, str] = {}
+        # A tab reopened after its bridge crashed: old id -> new id (the agent keeps using the old).
+        self._moved = Aliases()
 
     def __len__(self) -> int:
         return len(self._owner)
@@ -53,6 +56,15 @@ class TabOwners:
 
     def forget(self, tab_id: str) -> None:
         self._owner.pop(tab_id, None)
+
+    def moved(self, old: str, new: str, instance_id: str) -> None:
+        self._moved.add(old, new)
+        self._owner.pop(old, None)
+        self._owner[new] = instance_id
+
+    def current_id(self, tab_id: str) -> str:
+        """The id the tab has now (itself unless it was reopened under a new one)."""
+        return self._moved.resolve(tab_id)
 
     def forget_instance(self, instance_id: str) -> None:
         for tid in [t for t, i in self._owner.items() if i == instance_id]:
@@ -77,7 +89,7 @@ def tab_id_in_request(query_string: bytes, body: bytes) -> str | None:
     if body and len(body) <= MAX_PARSED_BODY and b'"tabId"' in body:
         try:
             data = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None  # the bridge answers the parse error
         if isinstance(data, dict):
             tid = data.get("tabId")
@@ -92,7 +104,7 @@ def tab_id_in_response(body: bytes) -> str | None:
         return None
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     tid = data.get("tabId") if isinstance(data, dict) else None
     return tid if isinstance(tid, str) and tid else None

@@ -7,6 +7,7 @@ from pinchtab.api.route import Gate, Route
 
 EVALUATE = Gate("allowEvaluate", "evaluate_disabled", "evaluate", "PINCHTAB_ALLOW_EVALUATE")
 COOKIES = Gate("allowCookies", "cookies_disabled", "cookie access", "PINCHTAB_ALLOW_COOKIES")
+DOWNLOAD = Gate("allowDownload", "download_disabled", "downloading", "PINCHTAB_ALLOW_DOWNLOAD")
 
 ACTION_COMMANDS = ("click", "dblclick", "hover", "focus", "check", "uncheck", "type", "fill", "select", "press", "scroll")
 

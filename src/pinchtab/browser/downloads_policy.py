@@ -1,0 +1,42 @@
+"""Downloads are refused unless ``security.allowDownload``; then they land in ``<stateDir>/downloads``
+and nowhere else (never ``$HOME/Downloads``), whether a navigate, a click or a page's script
+started them. A navigate that turns into a download answers at once with what happened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pinchtab.api.routes.core import DOWNLOAD
+from pinchtab.config import Config
+from pinchtab.errors import Forbidden
+
+
+def download_dir(config: Config) -> Path:
+    return Path(config.server.state_dir).expanduser() / "downloads"
+
+
+async def apply(root: Any, config: Config) -> None:
+    """Set the browser's download behaviour (``root`` is the browser-level CDP session)."""
+    if config.security.allow_download:
+        folder = download_dir(config)
+        folder.mkdir(parents=True, exist_ok=True)
+        params = {"behavior": "allow", "downloadPath": str(folder), "eventsEnabled": True}
+    else:
+        params = {"behavior": "deny", "eventsEnabled": True}
+    await root.send("Browser.setDownloadBehavior", params)
+
+
+def navigate_answer(out: dict[str, Any], config: Config) -> dict[str, Any]:
+    """The answer of a navigate whose URL turned out to be a download (``out["download"]`` set)."""
+    download = out.get("download")
+    if not download:
+        return out
+    if not config.security.allow_download:
+        exc = Forbidden(f"{download['url']} is a download, and downloads are refused: {DOWNLOAD.message()}; "
+                        "the tab stayed where it was", DOWNLOAD.code)
+        exc.extra.update(tabId=out.get("tabId"), url=out.get("url"))
+        raise exc
+    download["directory"] = str(download_dir(config))
+    download["status"] = "started"
+    return out

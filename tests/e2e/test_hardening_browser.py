@@ -1,0 +1,235 @@
+"""Issue 16 on a real Chromium: the browser's own pages stay shut, input is bounded and checked,
+downloads are refused by default. Uses the shared bridge of tests/conftest.py."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import open_page
+
+
+def press(http: httpx.Client, tab: str, key: str) -> dict[str, Any]:
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "press", "key": key})
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def ui_tabs(http: httpx.Client) -> list[str]:
+    urls = [t["url"] for t in http.get("/tabs").json()["tabs"]]
+    return [u for u in urls if u.startswith(("chrome", "view-source:", "devtools:"))]
+
+
+@pytest.mark.parametrize("key, opens", [
+    ("Control+h", "chrome://history"),
+    ("Control+u", "view-source:"),
+    ("Control+t", "chrome://newtab"),
+])
+def test_shortcuts_cannot_open_browser_pages(http: httpx.Client, tab: str, pages: str, key: str, opens: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    before = len(http.get("/tabs").json()["tabs"])
+    out = press(http, tab, key)
+    assert any(u.startswith(opens) for u in out.get("blockedBrowserPages", [])), out
+    assert "not exposed" in out["warning"]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (ui_tabs(http) or len(http.get("/tabs").json()["tabs"]) != before):
+        time.sleep(0.1)
+    assert not ui_tabs(http)
+    assert len(http.get("/tabs").json()["tabs"]) == before
+    # The agent's tab still shows its page and answers.
+    snap = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
+    assert snap.status_code == 200 and "Fixture" in snap.text or "Index" in snap.text, snap.text[:200]
+
+
+def test_control_h_on_a_blank_tab_takes_it_back(http: httpx.Client, tab: str) -> None:
+    # On the active about:blank tab, Chromium shows history in the same tab: the tab comes back,
+    # it is not lost.
+    assert http.post("/tab", json={"action": "focus", "tabId": tab}).status_code == 200
+    out = press(http, tab, "Control+h")
+    assert out.get("blockedBrowserPages"), out
+    deadline = time.monotonic() + 10  # hidden while it shows the browser page, listed once back
+    while time.monotonic() < deadline and tab not in {t["id"] for t in http.get("/tabs").json()["tabs"]}:
+        time.sleep(0.1)
+    listed = {t["id"]: t["url"] for t in http.get("/tabs").json()["tabs"]}
+    assert listed.get(tab) == "about:blank", listed
+    assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+
+
+# -- downloads ------------------------------------------------------------------------------------
+
+
+def test_a_download_is_refused_at_once_by_default(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/index.html")
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/attachment.bin"})
+    assert time.monotonic() - started < 5  # it used to wait out the 30 s navigation timeout
+    assert res.status_code == 403, res.text
+    body = res.json()
+    assert body["code"] == "download_disabled" and "security.allowDownload" in body["error"]
+    assert body["tabId"] == tab and body["url"].endswith("/index.html")
+    assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+
+
+def test_allowed_downloads_land_in_the_state_dir_only(tmp_path: Any, pages: str) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"server": {"stateDir": str(tmp_path)}, "security": {"allowDownload": True}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        res = c.post("/navigate", json={"url": f"{pages}/attachment.bin"})
+        assert res.status_code == 200, res.text
+        download = res.json()["download"]
+        assert download["status"] == "started" and download["directory"] == str(tmp_path / "downloads")
+        target = tmp_path / "downloads" / "attachment.bin"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not target.is_file():
+            time.sleep(0.1)
+        assert target.read_bytes().startswith(b"pinchtab download fixture")
+
+
+# -- bounded work ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path, body, field, cap", [
+    ("find", {"query": "login button " * 5000}, "query", "1,000"),
+    ("action", {"kind": "click", "selector": "div " * 2000}, "selector", "4,096"),
+    ("action", {"kind": "type", "selector": "input", "text": "x" * 100_001}, "text", "100,000"),
+    ("wait", {"selector": "#x" * 3000}, "selector", "4,096"),
+    ("navigate", {"url": "about:blank", "waitSelector": "a" * 5000}, "waitSelector", "4,096"),
+])
+def test_strings_that_drive_work_are_capped(http: httpx.Client, tab: str, path: str, body: dict[str, Any],
+                                            field: str, cap: str) -> None:
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/{path}", json=body)
+    assert time.monotonic() - started < 5
+    assert res.status_code == 400, res.text
+    assert res.json()["code"] == "too_long" and field in res.json()["error"] and cap in res.json()["error"]
+
+
+def test_long_text_is_typed_in_one_step(http: httpx.Client, tab: str, pages: str) -> None:
+    from tests.conftest import js
+
+    open_page(http, tab, f"{pages}/form.html")
+    text = "The quick brown fox. " * 500  # 10,500 characters: key by key this took 34 s and ended 504
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "type", "selector": "textarea, input[type=text]", "text": text})
+    assert res.status_code == 200, res.text
+    assert time.monotonic() - started < 5
+    assert js(http, tab, "document.activeElement.value.length") == len(text)
+
+
+# -- input validation -----------------------------------------------------------------------------
+
+
+def test_coordinates_outside_the_page_are_refused_and_the_tab_stays_usable(http: httpx.Client, tab: str,
+                                                                           pages: str) -> None:
+    open_page(http, tab, f"{pages}/buttons.html")
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 1e308, "y": 1e308})
+    assert res.status_code == 400 and time.monotonic() - started < 2  # was 504 after 30 s, then a stuck tab
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 5000, "y": 10})
+    assert res.status_code == 400 and res.json()["code"] == "point_outside_viewport", res.text
+    assert "1280x800" in res.json()["error"] or "x" in res.json()["error"]
+    for _ in range(3):
+        ok = http.post(f"/tabs/{tab}/action", json={"kind": "click", "x": 5, "y": 5})
+        assert ok.status_code == 200, ok.text
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "press", "key": "Tab"}).status_code == 200
+
+
+def test_lax_types_are_refused_on_a_live_bridge(http: httpx.Client, tab: str, pages: str) -> None:
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/index.html", "timeout": True})
+    assert res.status_code == 400 and "timeout" in res.json()["error"]
+    res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/index.html", "newTab": "yes"})
+    assert res.status_code == 400 and "newTab" in res.json()["error"]
+
+
+def test_tabs_per_browser_are_capped(pages: str) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"browser": {"maxTabs": 3}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        while len(c.get("/tabs").json()["tabs"]) < 3:
+            assert c.post("/tab", json={"action": "new"}).status_code == 200
+        res = c.post("/tab", json={"action": "new"})
+        assert res.status_code == 429 and res.json()["code"] == "tab_limit" and "browser.maxTabs" in res.json()["error"]
+        assert c.post("/navigate", json={"url": f"{pages}/index.html", "newTab": True}).status_code == 429
+        some = c.get("/tabs").json()["tabs"][0]["id"]
+        assert c.post(f"/tabs/{some}/navigate", json={"url": f"{pages}/index.html"}).status_code == 200  # an open tab
+
+
+# -- supervision ----------------------------------------------------------------------------------
+
+
+def test_a_crash_reopens_tabs_under_their_old_ids_and_a_deliberate_restart_is_no_crash(pages: str) -> None:
+    import os
+    import signal
+
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        browser = server.server.config.app.state.browser
+        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
+
+        # A deliberate restart is not a crash: no lastDeath, no 503 for the next request.
+        assert c.post("/browser/restart").status_code == 200
+        health = c.get("/health").json()
+        assert health["status"] == "ok" and "lastDeath" not in health, health
+        assert c.get("/tabs").status_code == 200
+        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
+
+        os.killpg(browser.process.pid, signal.SIGKILL)  # a crash
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            res = c.get(f"/tabs/{table}/snapshot", params={"format": "compact"})
+            if res.status_code == 200:
+                break
+            assert res.status_code == 503, res.text
+            time.sleep(0.2)
+        assert "Team table" in res.text
+        assert c.get(f"/tabs/{login}/text").json()["title"] == "Login"
+        assert c.post(f"/tabs/{login}/find", json={"query": "log in button"}).json()["best_ref"]
+        urls = {t["url"] for t in c.get("/tabs").json()["tabs"]}
+        assert f"{pages}/login.html" in urls and f"{pages}/table.html" in urls
+        assert c.get("/health").json()["lastDeath"].startswith("Chromium exited")
+
+
+def test_redirects_to_urls_the_browser_will_not_load_answer_at_once(http: httpx.Client, tab: str) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Redirect(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            where = {"/js": "javascript:alert(1)", "/vs": "view-source:http://127.0.0.1/"}.get(self.path, "/")
+            self.send_response(302)
+            self.send_header("Location", where)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/js", "/vs"):
+            started = time.monotonic()
+            res = http.post(f"/tabs/{tab}/navigate", json={"url": f"http://127.0.0.1:{server.server_address[1]}{path}"})
+            assert time.monotonic() - started < 5  # it waited out the whole navigation timeout (504)
+            assert res.status_code == 500 and res.json()["code"] == "navigation_aborted", res.text
+        assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+    finally:
+        server.shutdown()

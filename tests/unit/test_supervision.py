@@ -1,0 +1,56 @@
+"""Supervision logic without processes: proxy deadlines per route, tab ids moved after a crash,
+the restart policy's backoff (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import re
+from types import SimpleNamespace
+
+from pinchtab.config import RestartPolicy, load_config
+from pinchtab.server.proxy import route_deadline
+from pinchtab.server.supervisor import Supervisor, tab_list
+from pinchtab.server.tab_owners import TabOwners
+
+
+def test_proxy_deadline_is_the_routes_timeout_plus_a_margin() -> None:
+    config = load_config({"browser": {"navigationTimeoutMs": 30000, "commandTimeoutMs": 30000}}, environ={})
+    assert route_deadline(config, "snapshot", b"") == 35
+    assert route_deadline(config, "navigate", json.dumps({"url": "x", "timeout": 2000}).encode()) == 2 + 30 + 5
+    assert route_deadline(config, "navigate", b'{"url":"x"}') == 30 + 30 + 5
+    assert route_deadline(config, "wait", b'{"selector":"#a","timeout":1000}') == 6
+    assert route_deadline(config, "wait", b'{"selector":"#a","timeout":600000}') == 35  # waits are capped at 30 s
+    assert route_deadline(config, "navigate", b'{"timeout":true}') == 65  # not a number: the default
+    assert route_deadline(config, "navigate", b"[" * 10000) == 65
+
+
+def test_moved_tabs_keep_their_old_ids() -> None:
+    owners = TabOwners()
+    owners.learn("OLD", "inst_a")
+    owners.moved("OLD", "NEW", "inst_a")
+    assert owners.current_id("OLD") == "NEW" and owners.owner("NEW") == "inst_a"
+    owners.moved("NEW", "NEWER", "inst_a")  # a second crash
+    assert owners.current_id("OLD") == "NEWER" and owners.current_id("NEW") == "NEWER"
+    assert owners.current_id("OTHER") == "OTHER"
+
+
+async def test_restarts_back_off_and_give_up() -> None:
+    manager = SimpleNamespace(closing=False, instances={})
+    policy = RestartPolicy(maxRestarts=3, initBackoffSec=1, maxBackoffSec=3, stableAfterSec=300)
+    sup = Supervisor(manager, TabOwners(), policy)  # type: ignore[arg-type]
+    inst = SimpleNamespace(id="inst_a", crash_restarts=0, running_since=0.0, error="exited", last_tabs=[])
+    delays = []
+    for _ in range(3):
+        inst.error = "exited"
+        assert sup.bridge_exited(inst)  # type: ignore[arg-type]
+        delays.append(float(re.search(r"in ([\d.]+) s", inst.error).group(1)))
+    assert delays == [1, 2, 3]
+    inst.error = "exited"
+    assert not sup.bridge_exited(inst)  # type: ignore[arg-type]
+    assert "gave up after 3 restarts" in inst.error and "maxRestarts" in inst.error
+    await sup.close()
+
+
+def test_tab_list() -> None:
+    assert tab_list({"tabs": [{"id": "A", "url": "http://x/"}, {"id": "B"}, "junk"]}) == [("A", "http://x/"), ("B", "about:blank")]
+    assert tab_list(None) == []
