@@ -271,10 +271,11 @@ def timed_waits(bridge: str, tabs: list[str], ms: int) -> float:
 def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, bridge: str) -> None:
     other = new_tab(http)
     try:
-        parallel = timed_waits(bridge, [tab, other], 800)
-        assert parallel < 1.4, f"two 0.8 s waits on two tabs took {parallel:.2f} s"
         serial = timed_waits(bridge, [tab, tab], 800)
-        assert serial >= 1.6, f"two 0.8 s waits on one tab took {serial:.2f} s"
+        assert serial >= 1.6, f"two 0.8 s waits on one tab took {serial:.2f} s"  # the tab's lock
+        parallel = timed_waits(bridge, [tab, other], 800)
+        # Compared with the serial pair of the same run, not with a clock: a loaded machine slows both.
+        assert parallel < serial * 0.85, f"two 0.8 s waits on two tabs took {parallel:.2f} s (serial {serial:.2f} s)"
     finally:
         http.post(f"/tabs/{other}/close")
 
@@ -285,11 +286,10 @@ def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: s
         with ThreadPoolExecutor(1) as pool:
             slow = pool.submit(timed_waits, bridge, [tab], 1500)
             time.sleep(0.2)
-            started = time.monotonic()
             assert http.get(f"/tabs/{other}/snapshot").status_code == 200
             assert http.get("/tabs").status_code == 200
             assert http.get("/health").status_code == 200
-            assert time.monotonic() - started < 1.0
+            assert not slow.done(), "the other tab's answers came only after the slow wait ended"
             slow.result()
     finally:
         http.post(f"/tabs/{other}/close")
