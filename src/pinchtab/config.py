@@ -81,8 +81,11 @@ class BrowserConfig(_Section):
     max_refs: int = Field(20000, ge=100, le=1000000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)
-    # Tabs one browser may have open; opening more answers 429 tab_limit.
+    # Tabs one browser may have open. At the cap a new tab first closes the least recently used
+    # idle tab (close_lru, PinchTab's default), the oldest (close_oldest), or is refused with 429
+    # tab_limit (reject).
     max_tabs: int = Field(50, ge=1, le=1000)
+    tab_eviction: Literal["close_lru", "close_oldest", "reject"] = "close_lru"
     # After a crash, the new Chromium reopens the tabs at their last URLs under their old ids.
     restore_tabs: bool = True
 

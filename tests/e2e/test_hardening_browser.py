@@ -154,7 +154,7 @@ def test_tabs_per_browser_are_capped(pages: str) -> None:
     from tests.conftest import ServerThread
     from tests.fixtures.harness import free_port
 
-    config = load_config({"browser": {"maxTabs": 3}}, environ={})
+    config = load_config({"browser": {"maxTabs": 3, "tabEviction": "reject"}}, environ={})
     with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
         while len(c.get("/tabs").json()["tabs"]) < 3:
             assert c.post("/tab", json={"action": "new"}).status_code == 200
@@ -163,6 +163,30 @@ def test_tabs_per_browser_are_capped(pages: str) -> None:
         assert c.post("/navigate", json={"url": f"{pages}/index.html", "newTab": True}).status_code == 429
         some = c.get("/tabs").json()["tabs"][0]["id"]
         assert c.post(f"/tabs/{some}/navigate", json={"url": f"{pages}/index.html"}).status_code == 200  # an open tab
+
+
+@pytest.mark.parametrize("policy", ["close_lru", "close_oldest"])
+def test_a_tab_at_the_cap_closes_an_idle_one(pages: str, policy: str) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+    from tests.conftest import ServerThread
+    from tests.fixtures.harness import free_port
+
+    config = load_config({"browser": {"maxTabs": 3, "tabEviction": policy}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        while len(c.get("/tabs").json()["tabs"]) < 3:
+            assert c.post("/tab", json={"action": "new"}).status_code == 200
+        order = [t["id"] for t in c.get("/tabs").json()["tabs"]]
+        oldest = order[0]
+        assert c.post(f"/tabs/{oldest}/navigate", json={"url": f"{pages}/index.html"}).status_code == 200  # now the most used
+        new = c.post("/navigate", json={"url": f"{pages}/login.html"})
+        assert new.status_code == 200, new.text
+        left = {t["id"] for t in c.get("/tabs").json()["tabs"]}
+        assert len(left) == 3 and new.json()["tabId"] in left
+        if policy == "close_oldest":
+            assert oldest not in left
+        else:
+            assert oldest in left  # it was used last: another, idle longer, went
 
 
 # -- supervision ----------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ class Browser:
         self.version = ""
         self.targets: dict[str, dict[str, Any]] = {}
         self.tabs: dict[str, Tab] = {}
+        # tab id -> when a request last worked on it (time.monotonic), for tab eviction
+        self.last_used: dict[str, float] = {}
         self.current_id: str | None = None
         self.started_at = 0.0
         self.restarts = 0
@@ -256,6 +258,7 @@ class Browser:
     def _on_target_destroyed(self, params: dict[str, Any]) -> None:
         tid = params.get("targetId")
         self.targets.pop(tid, None)
+        self.last_used.pop(tid, None)
         tab = self.tabs.pop(tid, None)
         if tid:
             self.intents.forget(tid)
@@ -339,16 +342,28 @@ class Browser:
     async def new_tab(self) -> Tab:
         await self.ensure_running()
         assert self.root is not None
-        cap = self.config.browser.max_tabs
-        if len(self.targets) >= cap:
-            raise TooMany(f"{len(self.targets)} tabs are open, the cap (browser.maxTabs = {cap}); close one with "
-                          "POST /close or raise the cap", "tab_limit")
+        await self._make_room()
         res = await self.root.send("Target.createTarget", {"url": "about:blank"})
         tid = res["targetId"]
         self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
         tab = await self.tab(tid)
         self.current_id = tid
         return tab
+
+    async def _make_room(self) -> None:
+        """At browser.maxTabs, close one idle tab as browser.tabEviction says, or refuse."""
+        cap, policy = self.config.browser.max_tabs, self.config.browser.tab_eviction
+        pages = [t for t, info in self.targets.items() if info.get("type", "page") == "page"]
+        if len(pages) < cap:
+            return
+        idle = [t for t in pages if t not in self.tabs or not self.tabs[t].lock.locked()]
+        if policy == "reject" or not idle:
+            raise TooMany(f"{len(pages)} tabs are open, the cap (browser.maxTabs = {cap}); close one with "
+                          "POST /close, raise the cap or set browser.tabEviction", "tab_limit")
+        # targets keeps the order tabs appeared in; last_used the order they were last worked on
+        victim = idle[0] if policy == "close_oldest" else min(idle, key=lambda t: self.last_used.get(t, 0.0))
+        log.info("tab cap %d reached: closing tab %s (%s)", cap, victim, policy)
+        await self.close_tab(victim)
 
     async def close_tab(self, tab_id: str | None) -> str:
         tab = await self.tab(tab_id)
@@ -378,6 +393,7 @@ class Browser:
                 await self.new_tab()
         tab = await self.tab(tab_id)
         async with tab.lock:
+            self.last_used[tab.id] = time.monotonic()
             tab.check_usable()
             self.refuse_browser_ui(tab.id)
             try:
