@@ -160,7 +160,6 @@ class ScreenshotQuery(TabScoped):
     selector: str | None = Field(None, description="CSS selector: capture only that element.")
     scale: float = Field(1.0, gt=0, le=4, description="Rescale the image (0.5: half each side).")
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
-    beyond_viewport: bool = Field(False, description="Same as fullPage (PinchTab's name).")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/screenshots and answer its path.")
     path: str | None = Field(None, description="File name under <stateDir>/screenshots (with output=file).")
 
