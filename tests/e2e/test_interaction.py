@@ -119,6 +119,16 @@ def test_prompt_answered_with_text(hc: httpx.Client, page: str) -> None:
     assert text(hc, page, "prompt") == "null"
 
 
+def test_beforeunload_answered_by_the_action(hc: httpx.Client, page: str) -> None:
+    js(hc, page, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; }), 1")
+    act(hc, page, kind="click", selector="#plain")  # a user gesture arms beforeunload
+    out = act(hc, page, kind="click", selector="#away", dialogAction="dismiss")
+    assert out["dialog"]["type"] == "beforeunload"
+    assert js(hc, page, "location.pathname") == "/interaction.html"  # dismissed: the page stays
+    act(hc, page, kind="click", selector="#away", dialogAction="accept", waitNav=True)
+    assert js(hc, page, "location.pathname") == "/index.html"
+
+
 def test_dialog_errors(hc: httpx.Client, page: str) -> None:
     res = hc.post(f"/tabs/{page}/dialog", json={"action": "accept"})
     assert res.status_code == 400 and res.json()["code"] == "no_dialog"
@@ -296,3 +306,66 @@ def test_clipboard_is_the_browsers(hc: httpx.Client, page: str) -> None:
 def test_gates_answer_403_when_off(locked_bridge: str, method: str, path: str, body: Any, key: str) -> None:
     res = httpx.request(method, locked_bridge + path, json=body, timeout=30)
     assert res.status_code == 403 and key in res.json()["error"]
+
+
+# -- MCP ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mcp(ibridge: str) -> Iterator[Any]:
+    from tests.e2e.test_mcp import McpSession
+
+    with McpSession(["--server", ibridge]) as session:
+        yield session
+
+
+def test_mcp_dialogs(mcp: Any, hc: httpx.Client, page: str) -> None:
+    refs = {n["name"]: n["ref"] for n in snap(hc, page, filter="interactive")["nodes"]}
+    err = mcp.error("pinchtab_click", {"ref": refs["Delete draft"], "tabId": page})
+    assert err.startswith("HTTP 409: a confirm dialog \"Delete the draft?\" is open") and "pinchtab_dialog" in err
+    assert mcp.json("pinchtab_dialog", {"action": "dismiss", "tabId": page})["type"] == "confirm"
+    assert text(hc, page, "confirm") == "no"
+    mcp.json("pinchtab_click", {"ref": refs["Delete draft"], "tabId": page, "dialogAction": "accept"})
+    assert text(hc, page, "confirm") == "yes"
+    mcp.json("pinchtab_click", {"ref": refs["Set name"], "tabId": page, "dialogAction": "accept", "dialogText": "Lin"})
+    assert text(hc, page, "prompt") == "Lin"
+    assert "HTTP 400" in mcp.error("pinchtab_dialog", {"action": "accept", "tabId": page})
+
+
+def test_mcp_files(mcp: Any, hc: httpx.Client, page: str, site: str) -> None:
+    data = "data:text/plain;base64," + base64.b64encode(b"from mcp").decode()
+    assert mcp.json("pinchtab_upload", {"selector": "#file", "files": [data], "tabId": page})["files"] == 1
+    assert js(hc, page, "document.getElementById('file').files[0].size") == 8
+    got = mcp.json("pinchtab_download", {"url": f"{site}/report.csv", "tabId": page})
+    assert base64.b64decode(got["data"]) == (PAGES / "report.csv").read_bytes()
+
+
+def test_mcp_input_tools(mcp: Any, hc: httpx.Client, page: str) -> None:
+    assert mcp.json("pinchtab_drag", {"ref": "#i3", "toSelector": "#i1", "tabId": page})["result"]["html5"]
+    assert js(hc, page, "order()") == "Three,One,Two"
+    box = mcp.json("pinchtab_scroll_into_view", {"selector": "#pad", "tabId": page})["result"]["box"]
+    x, y = box["x"] + 10, box["y"] + 10
+    mcp.json("pinchtab_mouse", {"action": "move", "x": x, "y": y, "tabId": page})
+    mcp.json("pinchtab_mouse", {"action": "down", "tabId": page})
+    for i in range(1, 4):
+        mcp.json("pinchtab_mouse", {"action": "move", "x": x + 40 * i, "y": y + 10 * i, "tabId": page})
+    mcp.json("pinchtab_mouse", {"action": "up", "tabId": page})
+    assert js(hc, page, "window.strokes") == 1 and len(js(hc, page, "window.stroke")) >= 4
+    covered = ref_of(snap(hc, page, filter="interactive"), "button", "Pay now")
+    assert "occluded" in mcp.error("pinchtab_click", {"ref": covered, "tabId": page})
+    mcp.json("pinchtab_click", {"ref": covered, "mode": "dom", "tabId": page})
+    assert js(hc, page, "window.coveredClicks") == 1
+    act(hc, page, kind="focus", selector="#plain")
+    mcp.json("pinchtab_keydown", {"key": "Shift", "tabId": page})
+    mcp.json("pinchtab_keyboard_type", {"text": "hi", "tabId": page})
+    mcp.json("pinchtab_keyup", {"key": "Shift", "tabId": page})
+    mcp.json("pinchtab_keyboard_inserttext", {"text": " there", "tabId": page})
+    assert js(hc, page, "document.getElementById('plain').value") == "HI there"
+
+
+def test_mcp_gates(locked_bridge: str) -> None:
+    from tests.e2e.test_mcp import McpSession
+
+    with McpSession(["--server", locked_bridge]) as session:
+        assert "HTTP 403" in session.error("pinchtab_upload", {"files": ["aGk="]})
+        assert "security.allowDownload" in session.error("pinchtab_download", {"url": "https://example.com/"})

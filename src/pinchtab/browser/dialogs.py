@@ -44,7 +44,8 @@ def blocking_error(dialog: dict[str, Any]) -> DialogBlocking:
     message = f' "{dialog["message"][:200]}"' if dialog.get("message") else ""
     exc = DialogBlocking(
         f"a {dialog.get('type') or 'JavaScript'} dialog{message} is open and blocks the page: answer it with "
-        'POST /dialog {"action":"accept"|"dismiss","text"?}, or pass dialogAction with the action that opens it'
+        'POST /dialog {"action":"accept"|"dismiss","text"?} (MCP: pinchtab_dialog), or pass dialogAction with the '
+        'action that opens it'
     )
     exc.extra["dialog"] = dialog
     return exc
