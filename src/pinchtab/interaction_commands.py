@@ -131,6 +131,20 @@ def register(main: click.Group) -> None:
         """
         ctx.out(ctx.client.action("scrollintoview", tab_id=tab_id, **target(where)), _done)
 
+    @client_command(main, "dialog")
+    @click.argument("action", type=click.Choice(["accept", "dismiss"]))
+    @click.option("--text", help="Prompt text (with accept on a prompt).")
+    def dialog(ctx: Ctx, tab_id: str | None, action: str, text: str | None) -> None:
+        """Accept or dismiss the tab's open JavaScript dialog.
+
+        \b
+        Example:
+          pinchtab dialog dismiss
+          pinchtab dialog accept --text "Ada"
+        """
+        ctx.out(ctx.client.dialog(action, tab_id=tab_id, text=text),
+                lambda v: f"{v['action']}: {v['type']} {v['message']!r}")
+
     @main.group()
     def clipboard() -> None:
         """The browser's clipboard (needs security.allowClipboard): clipboard read, clipboard write TEXT."""

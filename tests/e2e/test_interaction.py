@@ -369,3 +369,38 @@ def test_mcp_gates(locked_bridge: str) -> None:
     with McpSession(["--server", locked_bridge]) as session:
         assert "HTTP 403" in session.error("pinchtab_upload", {"files": ["aGk="]})
         assert "security.allowDownload" in session.error("pinchtab_download", {"url": "https://example.com/"})
+
+
+# -- CLI ----------------------------------------------------------------------------------------------
+
+
+def test_cli_commands(ibridge: str, hc: httpx.Client, page: str) -> None:
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    def cli(*args: str) -> str:
+        res = CliRunner().invoke(main, [*args, "--tab", page] if args[0] not in ("clipboard",) else list(args),
+                                 env={"PINCHTAB_SERVER": ibridge}, catch_exceptions=False)
+        assert res.exit_code == 0, f"{args}: {res.output}"
+        return res.output
+
+    cli("drag", "#i2", "#i1")
+    assert js(hc, page, "order()") == "Two,One,Three"
+    assert hc.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#name"}).status_code == 409
+    cli("dialog", "accept", "--text", "Kim")
+    assert text(hc, page, "prompt") == "Kim"
+    act(hc, page, kind="focus", selector="#plain")
+    cli("keydown", "Shift")
+    cli("keyboard", "type", "ok")
+    cli("keyup", "Shift")
+    assert js(hc, page, "document.getElementById('plain').value") == "OK"
+    assert json_box(cli("box", "--selector", "#pad", "--json"))["width"] == 302  # 300 + its 1px border
+    cli("clipboard", "write", "via cli")
+    assert "via cli" in cli("clipboard", "read")
+
+
+def json_box(out: str) -> dict[str, Any]:
+    import json
+
+    return json.loads(out)["box"]
