@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 MAX_BYTES = 64 * 1024
 
 _PAGE = "document.body.innerHTML = '<textarea id=c></textarea>'; document.getElementById('c').focus();"
+# The copy command's own event carries the text, so an empty string is written too.
 _WRITE = """((t) => {
-  const c = document.getElementById('c'); c.value = t; c.focus(); c.select();
+  document.addEventListener('copy', (e) => { e.clipboardData.setData('text/plain', t); e.preventDefault(); }, { once: true });
   return document.execCommand('copy');
 })(%s)"""
 _locks: dict[int, asyncio.Lock] = {}
@@ -64,13 +65,7 @@ def _lock(browser: "Browser") -> asyncio.Lock:
 
 async def write(browser: "Browser", text: str) -> None:
     async with _lock(browser), _scratch(browser) as session:
-        if text == "":
-            # A copy of an empty selection leaves the clipboard as it was: copy a space, then cut it.
-            await _evaluate(session, _WRITE % json.dumps(" "), userGesture=True)
-            ok = await _evaluate(session, "document.getElementById('c').select(), document.execCommand('cut')",
-                                 userGesture=True)
-        else:
-            ok = await _evaluate(session, _WRITE % json.dumps(text), userGesture=True)
+        ok = await _evaluate(session, _WRITE % json.dumps(text), userGesture=True)
         if not ok:
             raise BrowserError("the browser refused to write its clipboard", "clipboard_failed")
 
