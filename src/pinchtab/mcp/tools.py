@@ -104,6 +104,12 @@ TAB = Param("tabId", str, "Target tab ID (from pinchtab_list_tabs or pinchtab_na
 REF = Param("ref", str, "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5).", required=True)
 
 
+def _choice(name: str, description: str, *values: str, required: bool = False) -> Param:
+    """A string parameter with a fixed set of values."""
+    return Param(name, str, description, required,
+                 schema={"type": "string", "enum": list(values), "description": description})
+
+
 def _int(value: float | None) -> int | None:
     return None if value is None else int(round(value))
 
@@ -235,10 +241,8 @@ TOOLS: tuple[ToolDef, ...] = (
         "Click an element by its ref (from pinchtab_snapshot or pinchtab_find), with real mouse events. "
         "mode=dom (element.click()) or dispatch (synthetic events) reach a target covered by an overlay; "
         "dialogAction answers a dialog the click opens.",
-        (REF, TAB, Param("mode", str, models.ActionRequest.model_fields["mode"].description or "",
-                         schema={"type": "string", "enum": ["dom", "dispatch"]}),
-         Param("dialogAction", str, "Answer a JavaScript dialog the click opens: accept or dismiss.",
-               schema={"type": "string", "enum": ["accept", "dismiss"]}),
+        (REF, TAB, _choice("mode", models.ActionRequest.model_fields["mode"].description or "", "dom", "dispatch"),
+         _choice("dialogAction", "Answer a JavaScript dialog the click opens: accept or dismiss.", "accept", "dismiss"),
          from_model(models.ActionRequest, "dialog_text", "dialogText")),
         lambda c, a: c.click(a["ref"], tab_id=a["tabId"], mode=a["mode"], dialog_action=a["dialogAction"],
                              dialog_text=a["dialogText"]),
@@ -470,11 +474,9 @@ INTERACTION_TOOLS: tuple[ToolDef, ...] = (
     ToolDef("pinchtab_mouse", "Low-level pointer: move to a ref, selector or x/y; press or release a button "
             "(at a target or the current pointer); or turn the wheel. A sequence move, down, move..., up "
             "draws a path (canvas, sliders, maps).",
-            (Param("action", str, "move, down, up or wheel.", required=True,
-                   schema={"type": "string", "enum": ["move", "down", "up", "wheel"]}),
+            (_choice("action", "move, down, up or wheel.", "move", "down", "up", "wheel", required=True),
              _EREF, _ESEL, _X, _Y,
-             Param("button", str, "left (default), right or middle.",
-                   schema={"type": "string", "enum": ["left", "right", "middle"]}),
+             _choice("button", "left (default), right or middle.", "left", "right", "middle"),
              from_model(models.ActionRequest, "delta_x", "deltaX", float),
              from_model(models.ActionRequest, "delta_y", "deltaY", float), TAB),
             _mouse),
