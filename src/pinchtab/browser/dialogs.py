@@ -132,7 +132,11 @@ class DialogTracker:
         self._watchers.append(opened)
         task = asyncio.ensure_future(action())
         try:
-            await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+            try:
+                await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+            except asyncio.CancelledError:
+                task.cancel()  # the caller went away: so does the action
+                raise
             if not task.done():
                 # The page is stuck in the dialog: the action finishes once someone answers it.
                 task.add_done_callback(_consume)

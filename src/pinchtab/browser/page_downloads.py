@@ -37,11 +37,14 @@ class PageDownloads:
             return
         folder = downloads_dir(browser)
         folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
         root.on("Browser.downloadWillBegin", self._begin)
         root.on("Browser.downloadProgress", self._progress)
-        await root.send("Browser.setDownloadBehavior",
-                        {"behavior": "allowAndName", "downloadPath": str(folder), "eventsEnabled": True})
-        self.folder = folder
+        try:
+            await root.send("Browser.setDownloadBehavior",
+                            {"behavior": "allowAndName", "downloadPath": str(folder), "eventsEnabled": True})
+        except Exception as exc:  # an attached browser may refuse: pages then download as it decides
+            log.warning("cannot direct page downloads to %s: %s", folder, exc)
 
     def _begin(self, p: dict[str, Any]) -> None:
         guid = p.get("guid", "")
