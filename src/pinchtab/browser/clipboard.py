@@ -65,15 +65,27 @@ def _lock(browser: "Browser") -> asyncio.Lock:
 
 async def write(browser: "Browser", text: str) -> None:
     async with _lock(browser), _scratch(browser) as session:
-        ok = await _evaluate(session, _WRITE % json.dumps(text), userGesture=True)
-        if not ok:
-            raise BrowserError("the browser refused to write its clipboard", "clipboard_failed")
+        for _ in range(5):
+            if not await _evaluate(session, _WRITE % json.dumps(text), userGesture=True):
+                raise BrowserError("the browser refused to write its clipboard", "clipboard_failed")
+            # The renderer hands the text to the browser process asynchronously: read it back in the
+            # same page (which orders after the write) before the scratch page goes away.
+            if await _paste(session) == text.replace("\r\n", "\n").replace("\r", "\n"):  # a textarea's newlines
+                return
+            await asyncio.sleep(0.05)
+        raise BrowserError("the clipboard did not take the text; retry", "clipboard_failed")
+
+
+async def _paste(session: Session) -> str:
+    """Control+V into the scratch page's (emptied) textarea; answers what was pasted."""
+    await _evaluate(session, "document.getElementById('c').value = '', document.getElementById('c').focus()")
+    for kind in ("rawKeyDown", "keyUp"):
+        await session.send("Input.dispatchKeyEvent", {"type": kind, "key": "v", "code": "KeyV",
+                                                      "windowsVirtualKeyCode": 86, "modifiers": 2})
+    value = await _evaluate(session, "document.getElementById('c').value")
+    return value if isinstance(value, str) else ""
 
 
 async def read(browser: "Browser") -> str:
     async with _lock(browser), _scratch(browser) as session:
-        for kind in ("rawKeyDown", "keyUp"):
-            await session.send("Input.dispatchKeyEvent", {"type": kind, "key": "v", "code": "KeyV",
-                                                          "windowsVirtualKeyCode": 86, "modifiers": 2})
-        value = await _evaluate(session, "document.getElementById('c').value")
-        return value if isinstance(value, str) else ""
+        return await _paste(session)
