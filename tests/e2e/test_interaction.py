@@ -197,6 +197,10 @@ def test_page_download_saved_under_the_state_dir(hc: httpx.Client, page: str, st
     assert done and done[-1]["filename"] == "report.csv"
     path = Path(done[-1]["path"])
     assert path.parent == state_dir / "downloads" and path.read_bytes() == (PAGES / "report.csv").read_bytes()
+    one = hc.get("/downloads", params={"id": done[-1]["id"]}).json()
+    assert base64.b64decode(one["data"]) == path.read_bytes() and one["contentType"] == "text/csv"
+    assert hc.get("/downloads", params={"id": done[-1]["id"], "raw": "true"}).content == path.read_bytes()
+    assert hc.get("/downloads", params={"id": "nope"}).status_code == 404
 
 
 def test_download_url_through_the_browser_session(hc: httpx.Client, page: str, site: str) -> None:

@@ -37,6 +37,11 @@ class DownloadQuery(TabScoped):
     path: str | None = Field(None, description="File name under <stateDir>/downloads (with output=file).")
 
 
+class DownloadsQuery(ApiModel):
+    id: str | None = Field(None, description="One download's id: answers its file (base64 data, or the bytes with raw=true).")
+    raw: bool = Field(False, description="With id: answer the file's bytes.")
+
+
 class _NoTab(ApiModel):
     tab_id: str | None = Field(None, description="Not accepted: the clipboard is the browser's, shared by its tabs.")
 
@@ -73,8 +78,9 @@ ROUTES: tuple[Route, ...] = (
     Route("download", ("GET",), "/download", DownloadQuery,
           "Fetch a URL with the browser's session (needs security.allowDownload)", gate=DOWNLOAD,
           mcp=("pinchtab_download",), cli=("download",)),
-    Route("downloads", ("GET",), "/downloads", None, "Files the pages downloaded, saved under <stateDir>/downloads",
-          tabbed=False, gate=DOWNLOAD),
+    Route("downloads", ("GET",), "/downloads", DownloadsQuery,
+          "Files the pages downloaded (saved under <stateDir>/downloads); id= answers one file", tabbed=False,
+          gate=DOWNLOAD),
     Route("clipboard_read", ("GET",), "/clipboard/read", ClipboardQuery,
           "The browser's clipboard text (needs security.allowClipboard)", tabbed=False, gate=CLIPBOARD,
           cli=("clipboard read",)),

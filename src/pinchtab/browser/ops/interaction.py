@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import mimetypes
 import os
 import time
 import uuid
@@ -14,7 +15,7 @@ from pinchtab.api.routes import interaction as r
 from pinchtab.browser import clipboard, fetch_url, input_actions, uploads
 from pinchtab.browser.actions import resolve_target
 from pinchtab.browser.page_downloads import downloads_dir
-from pinchtab.errors import BadRequest
+from pinchtab.errors import BadRequest, Conflict, NotFound, PinchtabError
 from pinchtab.models import ActionRequest, TabScoped
 
 if TYPE_CHECKING:
@@ -80,8 +81,25 @@ class InteractionOps:
         return {"data": base64.b64encode(got.body).decode(), "contentType": got.content_type,
                 "size": len(got.body), "url": got.url}
 
-    async def downloads(self) -> dict[str, Any]:
-        return {"downloads": self.browser.page_downloads.list()}
+    async def downloads(self, req: r.DownloadsQuery) -> dict[str, Any] | Blob:
+        if not req.id:
+            return {"downloads": self.browser.page_downloads.list()}
+        entry = self.browser.page_downloads.entries.get(req.id)
+        if entry is None:
+            raise NotFound(f"no download {req.id!r}; GET /downloads lists them", "download_not_found")
+        if entry["state"] != "completed":
+            raise Conflict(f"download {req.id} is {entry['state']}, not completed", "download_not_complete")
+        path = Path(entry["path"])
+        if not path.is_file():
+            raise NotFound(f"the file of download {req.id} is gone ({path})", "download_not_found")
+        if path.stat().st_size > self.config.security.download_max_bytes:
+            raise PinchtabError(f"download {req.id} is larger than security.downloadMaxBytes", "download_too_large",
+                                status=413)
+        data = path.read_bytes()
+        kind = mimetypes.guess_type(entry["filename"])[0] or "application/octet-stream"
+        if req.raw:
+            return Blob(data, kind)
+        return {**entry, "contentType": kind, "data": base64.b64encode(data).decode()}
 
     # -- clipboard -----------------------------------------------------------------------------
 
