@@ -246,9 +246,9 @@ def test_drag_to_nowhere_is_refused(hc: httpx.Client, page: str) -> None:
 
 
 def test_pointer_path_on_a_canvas(hc: httpx.Client, page: str) -> None:
-    box = hc.get(f"/tabs/{page}/box", params={"selector": "#pad"}).json()["box"]
+    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     act(hc, page, kind="scrollintoview", selector="#pad")
-    box = hc.get(f"/tabs/{page}/box", params={"selector": "#pad"}).json()["box"]
+    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     x0, y0 = box["x"] + 20, box["y"] + 20
     act(hc, page, kind="mouse-move", x=x0, y=y0)
     act(hc, page, kind="mouse-down", button="left")
@@ -399,7 +399,7 @@ def test_cli_commands(ibridge: str, hc: httpx.Client, page: str) -> None:
     cli("keyboard", "type", "ok")
     cli("keyup", "Shift")
     assert js(hc, page, "document.getElementById('plain').value") == "OK"
-    assert json_box(cli("box", "--selector", "#pad", "--json"))["width"] == 302  # 300 + its 1px border
+    assert json_box(cli("box", "#pad", "--json"))["width"] == 302  # 300 + its 1px border
     cli("clipboard", "write", "via cli")
     assert "via cli" in cli("clipboard", "read")
 
