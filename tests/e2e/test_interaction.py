@@ -100,6 +100,8 @@ def test_confirm_dismissed_then_accepted(hc: httpx.Client, page: str) -> None:
     state = hc.get(f"/tabs/{page}/dialog").json()
     assert state["dialogPresent"] and state["dialog"]["type"] == "confirm"
     assert hc.get(f"/tabs/{page}/snapshot").status_code == 409  # the tab waits for an answer
+    tab_state = hc.get(f"/tabs/{page}/state").json()  # observation's probe reads the same dialog
+    assert tab_state["dialogPresent"] and tab_state["dialog"]["message"] == "Delete the draft?"
     res = hc.post(f"/tabs/{page}/dialog", json={"action": "dismiss"})
     assert res.status_code == 200 and res.json()["handled"] and res.json()["type"] == "confirm"
     assert text(hc, page, "confirm") == "no"
