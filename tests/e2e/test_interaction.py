@@ -349,7 +349,8 @@ def test_mcp_files(mcp: Any, hc: httpx.Client, page: str, site: str) -> None:
 def test_mcp_input_tools(mcp: Any, hc: httpx.Client, page: str) -> None:
     assert mcp.json("pinchtab_drag", {"ref": "#i3", "toSelector": "#i1", "tabId": page})["result"]["html5"]
     assert js(hc, page, "order()") == "Three,One,Two"
-    box = mcp.json("pinchtab_scroll_into_view", {"selector": "#pad", "tabId": page})["result"]["box"]
+    mcp.json("pinchtab_scroll_into_view", {"selector": "#pad", "tabId": page})
+    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     x, y = box["x"] + 10, box["y"] + 10
     mcp.json("pinchtab_mouse", {"action": "move", "x": x, "y": y, "tabId": page})
     mcp.json("pinchtab_mouse", {"action": "down", "tabId": page})

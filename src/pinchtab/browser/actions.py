@@ -31,7 +31,7 @@ NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrolli
 # Low-level input kinds and click modes (mode=dom|dispatch) are done by pinchtab.browser.input_actions,
 # which installs its handler here when imported (it builds on this module).
 EXTENDED_KINDS = {"mouse-move", "mouse-down", "mouse-up", "mouse-wheel", "drag", "keydown", "keyup", "keyboard-type",
-                  "keyboard-inserttext", "scrollintoview"}  # scrollintoview there also answers the element's box
+                  "keyboard-inserttext"}
 extension: "Callable[[Tab, ActionRequest, Target], Awaitable[dict[str, Any] | None]] | None" = None
 # Kinds that act on the page, the focus or the pointer when no target is given.
 TARGETLESS = {"press", "scroll", "mouse-down", "mouse-up", "mouse-wheel", "keydown", "keyup", "keyboard-type",

@@ -1,5 +1,5 @@
 """Low-level input: the pointer (move, down, up, wheel, drag), held keys, typing at the focus,
-scrolling into view, click delivery modes for a covered target, and an element's box.
+click delivery modes for a covered target.
 
 Each tab keeps its pointer position, pressed buttons and held modifier keys between requests, so
 ``mouse-down`` then ``mouse-move`` then ``mouse-up`` draw one path, and ``keydown Shift`` holds
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import actions
-from pinchtab.browser.actions import EXTENDED_KINDS, POINT_JS, SCROLL_JS, Target, _focus, _keys, _on_node, resolve_target
+from pinchtab.browser.actions import EXTENDED_KINDS, POINT_JS, Target, _focus, _keys, _on_node, resolve_target
 from pinchtab.browser.keys import MODIFIER_BITS, char_key, key_events, parse_combo
 from pinchtab.errors import BadRequest, Conflict
 from pinchtab.models import ActionRequest
@@ -27,13 +27,6 @@ if TYPE_CHECKING:
 KINDS = frozenset(EXTENDED_KINDS)
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
 DRAG_STEPS = 8
-
-BOX_JS = r"""function () {
-  const el = this.nodeType === 1 ? this : this.parentElement;
-  if (!el || !el.isConnected) return { stale: true };
-  const r = el.getBoundingClientRect();
-  return { box: { x: r.x, y: r.y, width: r.width, height: r.height, top: r.top, right: r.right, bottom: r.bottom, left: r.left } };
-}"""
 
 VIEWPORT_JS = "() => [window.innerWidth, window.innerHeight]"
 
@@ -98,12 +91,6 @@ async def center(tab: "Tab", target: Target) -> tuple[float, float]:
     if res.get("invisible") or res.get("offscreen"):
         raise Conflict(f"element {target.label} is not visible (it has no size on screen)", "element_not_visible")
     return res["x"], res["y"]
-
-
-async def box(tab: "Tab", target: Target) -> dict[str, Any]:
-    if target.backend_id is None:
-        raise BadRequest("box needs a ref or a selector", "missing_target")
-    return await _on_node(tab, target, BOX_JS)
 
 
 async def _mouse_event(tab: "Tab", kind: str, x: float, y: float, **extra: Any) -> None:
@@ -189,11 +176,6 @@ async def perform(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, 
             events.extend({**e, "modifiers": st.modifiers} for e in key_events(char_key(ch)))
         await _keys(tab, events)
         return None
-    if kind == "scrollintoview":
-        if target.backend_id is None:
-            raise BadRequest("scrollintoview needs a ref or a selector", "missing_target")
-        await _on_node(tab, target, SCROLL_JS, None, None)
-        return await box(tab, target)
     raise BadRequest(f"unknown action kind {kind!r}", "unknown_kind")
 
 

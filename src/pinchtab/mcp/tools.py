@@ -460,8 +460,8 @@ INTERACTION_TOOLS: tuple[ToolDef, ...] = (
     ToolDef("pinchtab_keydown", "Hold a key down (e.g. Shift) until pinchtab_keyup; held modifiers apply to "
             "later typing and clicks.", (_KEY, TAB), _act("keydown")),
     ToolDef("pinchtab_keyup", "Release a key held with pinchtab_keydown.", (_KEY, TAB), _act("keyup")),
-    ToolDef("pinchtab_scroll_into_view", "Scroll an element into view; returns its box {x,y,width,height} "
-            "in viewport coordinates for follow-up pointer actions.", (_EREF, _ESEL, TAB), _act("scrollintoview")),
+    ToolDef("pinchtab_scroll_into_view", "Scroll an element into view (to the middle of its scrollers), before "
+            "pointer actions at its position.", (_EREF, _ESEL, TAB), _act("scrollintoview")),
     ToolDef("pinchtab_drag", "Drag from a source (ref, selector or x/y) to a target (toRef, toSelector, toX/toY, "
             "or dragX/dragY offsets) with real pointer events; HTML5 drag-and-drop lists work too.",
             (_EREF, _ESEL, _X, _Y,
