@@ -127,7 +127,9 @@ from pinchtab.mcp.cli import mcp_command  # noqa: E402
 main.add_command(mcp_command, "mcp")
 
 from pinchtab.client_commands import register as register_client_commands  # noqa: E402
+from pinchtab.interaction_commands import register as register_interaction_commands  # noqa: E402
 
+register_interaction_commands(main)  # before the route table's generic commands (clipboard read|write)
 register_client_commands(main)
 
 if __name__ == "__main__":

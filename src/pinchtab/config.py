@@ -61,8 +61,20 @@ class SecurityConfig(_Section):
     allow_network_intercept: bool = False
     # Schemes /navigate accepts besides http, https and about:blank (e.g. ["file", "data"]).
     allowed_schemes: list[str] = Field(default_factory=list)
-    # Downloads are refused unless this is on; then they go to <stateDir>/downloads only.
+    # Interaction (uploads, downloads, clipboard): each off until turned on.
+    allow_upload: bool = False
+    # Directories /upload may take `paths` from, besides <stateDir>/uploads.
+    upload_allowed_dirs: list[str] = Field(default_factory=list)
+    upload_max_files: int = Field(8, ge=1, le=100)
+    upload_max_file_bytes: int = Field(5 << 20, ge=1)
+    upload_max_total_bytes: int = Field(10 << 20, ge=1)
+    # Page downloads and /download are refused unless this is on; files go to <stateDir>/downloads only.
     allow_download: bool = False
+    # Hosts /download may fetch even on private or loopback addresses; when set, only these
+    # ("*.example.com" for subdomains, "*" for any host, which also lifts the private-address check).
+    download_allowed_domains: list[str] = Field(default_factory=list)
+    download_max_bytes: int = Field(20 << 20, ge=1)
+    allow_clipboard: bool = False
 
 
 class BrowserConfig(_Section):
@@ -88,6 +100,9 @@ class BrowserConfig(_Section):
     tab_eviction: Literal["close_lru", "close_oldest", "reject"] = "close_lru"
     # After a crash, the new Chromium reopens the tabs at their last URLs under their old ids.
     restore_tabs: bool = True
+    # JavaScript dialogs (alert, confirm, prompt, beforeunload) nobody asked to answer:
+    # accept them, dismiss them, or leave them open (manual) for POST /dialog.
+    dialogs: Literal["accept", "dismiss", "manual"] = "accept"
 
 
 class FindConfig(_Section):
@@ -184,6 +199,9 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport", _bool),
     "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept", _bool),
     "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload", _bool),
+    "PINCHTAB_ALLOW_UPLOAD": ("security", "allowUpload", _bool),
+    "PINCHTAB_ALLOW_CLIPBOARD": ("security", "allowClipboard", _bool),
+    "PINCHTAB_DIALOGS": ("browser", "dialogs", str),
     "PINCHTAB_CHROME": ("browser", "binary", str),
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),

@@ -23,7 +23,9 @@ MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (ch
 
 ActionKind = Literal[
     "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
-    "scrollintoview",
+    # low-level input (pinchtab.browser.input_actions)
+    "mouse-move", "mouse-down", "mouse-up", "mouse-wheel", "drag", "keydown", "keyup", "keyboard-type",
+    "keyboard-inserttext", "scrollintoview",
 ]
 ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
 
@@ -104,6 +106,21 @@ class ActionRequest(TabScoped):
     pixels: int | None = Field(None, ge=-MAX_COORD, le=MAX_COORD, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
     direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
     wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
+    button: Literal["left", "right", "middle"] = Field("left", description="Mouse button (mouse-down, mouse-up, click).")
+    delta_x: float | None = Field(None, description="Horizontal wheel delta in pixels (mouse-wheel).")
+    delta_y: float | None = Field(None, description="Vertical wheel delta in pixels (mouse-wheel; positive scrolls down).")
+    drag_x: float | None = Field(None, description="drag: horizontal offset from the source, in pixels.")
+    drag_y: float | None = Field(None, description="drag: vertical offset from the source, in pixels.")
+    to_ref: str | None = Field(None, description="drag: the target element's ref.")
+    to_selector: str | None = Field(None, description="drag: the target's CSS selector.")
+    to_x: float | None = Field(None, description="drag: the target's viewport x.")
+    to_y: float | None = Field(None, description="drag: the target's viewport y.")
+    mode: Literal["dom", "dispatch"] | None = Field(
+        None, description="click delivery: omit for a real click (fails on a covered target), dom for "
+        "element.click(), dispatch for synthetic pointer and mouse events on the target.")
+    dialog_action: Literal["accept", "dismiss"] | None = Field(
+        None, description="Answer a JavaScript dialog this action opens (accept or dismiss).")
+    dialog_text: str | None = Field(None, max_length=8192, description="Prompt text when dialogAction is accept.")
 
 
 class ActionsRequest(TabScoped):
@@ -143,11 +160,14 @@ class ScreenshotQuery(TabScoped):
     selector: str | None = Field(None, description="CSS selector: capture only that element.")
     scale: float = Field(1.0, gt=0, le=4, description="Rescale the image (0.5: half each side).")
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
+    output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/screenshots and answer its path.")
+    path: str | None = Field(None, description="File name under <stateDir>/screenshots (with output=file).")
 
     @model_validator(mode="after")
     def _jpeg(self) -> "ScreenshotQuery":
         if self.quality is not None:
             self.format = "jpeg"
+        self.full_page = self.full_page or self.beyond_viewport
         return self
 
 
@@ -157,6 +177,8 @@ class PdfRequest(TabScoped):
     page_ranges: str | None = Field(None, description="Pages to include, e.g. '1-3,5'.")
     print_background: bool = Field(True, description="Print background graphics.")
     raw: bool = Field(False, description="Answer the PDF bytes instead of JSON with base64.")
+    output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/pdfs and answer its path.")
+    path: str | None = Field(None, description="File name under <stateDir>/pdfs (with output=file).")
 
 
 class EvaluateRequest(TabScoped):

@@ -12,8 +12,8 @@ from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, _check_url, e
 BY_NAME = {t.name: t for t in TOOLS}
 
 
-def test_21_uniquely_named_tools() -> None:
-    assert len(TOOLS) == len(BY_NAME) == 36
+def test_uniquely_named_tools() -> None:
+    assert len(TOOLS) == len(BY_NAME) == 46
     assert all(name.startswith("pinchtab_") for name in BY_NAME)
 
 

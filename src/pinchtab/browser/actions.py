@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import targets
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
 
 POINTER_KINDS = {"click", "dblclick", "hover"}
 NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrollintoview"}
+# Low-level input kinds and click modes (mode=dom|dispatch) are done by pinchtab.browser.input_actions,
+# which installs its handler here when imported (it builds on this module).
+EXTENDED_KINDS = {"mouse-move", "mouse-down", "mouse-up", "mouse-wheel", "drag", "keydown", "keyup", "keyboard-type",
+                  "keyboard-inserttext"}
+extension: "Callable[[Tab, ActionRequest, Target], Awaitable[dict[str, Any] | None]] | None" = None
+# Kinds that act on the page, the focus or the pointer when no target is given.
+TARGETLESS = {"press", "scroll", "mouse-down", "mouse-up", "mouse-wheel", "keydown", "keyup", "keyboard-type",
+              "keyboard-inserttext"}
 DEFAULT_SCROLL = 300
 # Longer typed text is inserted in one step (Input.insertText: one input event, no key events).
 TYPE_KEYS_MAX = 256
@@ -219,7 +228,7 @@ async def resolve_target(tab: "Tab", spec: ActionRequest) -> Target:
             raise BadRequest(f"{spec.kind} needs a ref or selector, not coordinates", "missing_target")
         await _check_in_viewport(tab, spec.x, spec.y)
         return Target(None, f"({spec.x:g}, {spec.y:g})", spec.x, spec.y)
-    if spec.kind in ("press", "scroll"):
+    if spec.kind in TARGETLESS:
         return Target(None, "page")
     raise BadRequest(f"{spec.kind} needs a ref, a selector or x and y", "missing_target")
 
@@ -309,6 +318,10 @@ async def _focus(tab: "Tab", target: Target) -> None:
 
 async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any] | None:
     kind = spec.kind
+    if spec.mode or kind in EXTENDED_KINDS:
+        if extension is None:
+            raise BadRequest(f"action kind {kind!r} is not available", "unknown_kind")
+        return await extension(tab, spec, target)
     if kind in ("click", "dblclick"):
         x, y = await _point(tab, target, check_disabled=True)
         await _mouse(tab, x, y, 2 if kind == "dblclick" else 1)
@@ -411,19 +424,27 @@ async def _scroll(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, 
 
 async def perform_once(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> dict[str, Any]:
     target = await resolve_target(tab, spec)
-    navigation = tab.next_navigation() if spec.wait_nav else None
-    try:
-        result = await _do(tab, spec, target)
-        if navigation is not None:
-            await tab.wait_for_navigation(timeout_ms=timeout_ms, started=navigation)
-    finally:
-        if navigation is not None and not navigation.done():
-            navigation.cancel()
+
+    async def run() -> dict[str, Any] | None:
+        navigation = tab.next_navigation() if spec.wait_nav else None
+        try:
+            result = await _do(tab, spec, target)
+            if navigation is not None:
+                await tab.wait_for_navigation(timeout_ms=timeout_ms, started=navigation)
+        finally:
+            if navigation is not None and not navigation.done():
+                navigation.cancel()
+        return result
+
+    # A dialog the action opens is answered by dialogAction, else by the tab's policy.
+    result, dialog = await tab.dialogs.guard(run, spec.dialog_action, spec.dialog_text)
     out: dict[str, Any] = {"success": True, "kind": spec.kind}
     if spec.ref:
         out["ref"] = spec.ref
     if result:
         out["result"] = result
+    if dialog:
+        out["dialog"] = dialog
     return out
 
 

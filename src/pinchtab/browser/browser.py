@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from pinchtab.browser import downloads_policy
+from pinchtab.browser.page_downloads import PageDownloads
 from pinchtab.browser.tab import Tab
 from pinchtab.browser.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
@@ -48,6 +49,9 @@ class Browser:
         self.ui_guard = UiGuard(self._root_send, self._tab_send)
         self.restore = TabRestore(config.browser.max_tabs)
         self._deliberate = False  # a requested restart: not a crash
+        # Browser contexts of pinchtab's own scratch pages (the clipboard's): not tabs.
+        self.hidden_contexts: set[str] = set()
+        self.page_downloads = PageDownloads()
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -99,6 +103,7 @@ class Browser:
         conn.on_close(self._on_connection_closed)
         await downloads_policy.apply(self.root, self.config)
         await self.root.send("Target.setDiscoverTargets", {"discover": True})
+        await self.page_downloads.setup(self)
         infos = await self.root.send("Target.getTargets")
         for info in infos.get("targetInfos", []):
             self._on_target_created({"targetInfo": info})
@@ -239,7 +244,8 @@ class Browser:
 
     def _on_target_created(self, params: dict[str, Any]) -> None:
         info = params.get("targetInfo", {})
-        if info.get("type") != "page" or self.ui_guard.check(info, known=False):
+        if (info.get("type") != "page" or info.get("browserContextId") in self.hidden_contexts
+                or self.ui_guard.check(info, known=False)):
             return
         self.targets[info["targetId"]] = info
 
@@ -333,6 +339,7 @@ class Browser:
             raise NotFound(f"tab {tid} not found ({exc.cdp_message})", "tab_not_found") from exc
         tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents, self.config.observe,
                   max_refs=self.config.browser.max_refs)
+        tab.dialogs.policy = self.config.browser.dialogs
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

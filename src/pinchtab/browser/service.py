@@ -27,12 +27,14 @@ from pinchtab.browser.popups import PopupWatch
 from pinchtab.browser.cpu import off_loop
 from pinchtab.browser.selectors import parse_selector
 from pinchtab.browser.ui_guard import report_blocked_pages
+from pinchtab.browser.ops.interaction import InteractionOps, save_output
 from pinchtab.browser.urls import normalize_url
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
 
 
-class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps):
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
+                     InteractionOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -197,12 +199,16 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         async with self.browser.use_tab(req.tab_id) as tab:
             data, _, _ = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
                                             selector=req.selector, beyond_viewport=req.full_page or req.beyond_viewport)
+        if req.output == "file":
+            return save_output(self.config, "screenshots", req.path, data, "jpg" if req.format == "jpeg" else "png")
         return Blob(data, f"image/{req.format}", {"format": req.format})
 
     async def pdf(self, req: m.PdfRequest) -> Blob:
         async with self.browser.use_tab(req.tab_id) as tab:
             data = await content.pdf(tab, landscape=req.landscape, scale=req.scale, page_ranges=req.page_ranges,
                                      print_background=req.print_background)
+        if req.output == "file":
+            return save_output(self.config, "pdfs", req.path, data, "pdf")
         return Blob(data, "application/pdf")
 
     async def evaluate(self, req: m.EvaluateRequest) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pinchtab.browser.dialogs import DialogTracker
 from pinchtab.browser.frames import FrameHub
 from pinchtab.browser.observer import TabObserver
 from pinchtab.browser.refs import DEFAULT_MAX_REFS, RefCache
@@ -45,7 +46,7 @@ class Tab:
         self.main_frame_id = target_id  # a page's main frame id is its target id
         self.crashed = False
         self.closed = False
-        self.last_dialog: dict[str, Any] | None = None
+        self.dialogs = DialogTracker(self)
         self._world_id: int | None = None
         self._lifecycle: dict[str, set[str]] = {}
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []
@@ -72,7 +73,8 @@ class Tab:
             s.on("Page.lifecycleEvent", self._on_lifecycle),
             s.on("Page.frameNavigated", self._on_frame_navigated),
             s.on("Page.frameDetached", self._on_frame_detached),
-            s.on("Page.javascriptDialogOpening", self._on_dialog),
+            s.on("Page.javascriptDialogOpening", self.dialogs.on_opening),
+            s.on("Page.javascriptDialogClosed", self.dialogs.on_closed),
             s.on("Inspector.targetCrashed", self._on_crash),
         ] + self.observer.subscribe()
         await asyncio.gather(
@@ -124,18 +126,6 @@ class Tab:
     def _on_frame_detached(self, params: dict[str, Any]) -> None:
         self.frame_events += 1
 
-    def _on_dialog(self, params: dict[str, Any]) -> None:
-        # An open alert/confirm/prompt blocks the page and every later command: accept it.
-        self.last_dialog = {"type": params.get("type"), "message": params.get("message")}
-        asyncio.ensure_future(self._dismiss_dialog(params))
-
-    async def _dismiss_dialog(self, params: dict[str, Any]) -> None:
-        with contextlib.suppress(Exception):
-            await self.session.send(
-                "Page.handleJavaScriptDialog",
-                {"accept": True, "promptText": params.get("defaultPrompt", "")},
-            )
-
     def _on_crash(self, params: dict[str, Any]) -> None:
         self.crashed = True
         self._world_id = None
@@ -149,6 +139,7 @@ class Tab:
             )
         if self.closed:
             raise BrowserError(f"tab {self.id} is closed", "tab_closed")
+        self.dialogs.check()
 
     async def send(self, method: str, params: dict[str, Any] | None = None, *, timeout: float | None = None) -> dict[str, Any]:
         return await self.session.send(method, params, timeout=timeout)

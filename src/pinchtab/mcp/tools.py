@@ -104,6 +104,12 @@ TAB = Param("tabId", str, "Target tab ID (from pinchtab_list_tabs or pinchtab_na
 REF = Param("ref", str, "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5).", required=True)
 
 
+def _choice(name: str, description: str, *values: str, required: bool = False) -> Param:
+    """A string parameter with a fixed set of values."""
+    return Param(name, str, description, required,
+                 schema={"type": "string", "enum": list(values), "description": description})
+
+
 def _int(value: float | None) -> int | None:
     return None if value is None else int(round(value))
 
@@ -232,9 +238,14 @@ TOOLS: tuple[ToolDef, ...] = (
     # Interaction
     ToolDef(
         "pinchtab_click",
-        "Click an element by its ref (from pinchtab_snapshot or pinchtab_find), with real mouse events.",
-        (REF, TAB),
-        lambda c, a: c.click(a["ref"], tab_id=a["tabId"]),
+        "Click an element by its ref (from pinchtab_snapshot or pinchtab_find), with real mouse events. "
+        "mode=dom (element.click()) or dispatch (synthetic events) reach a target covered by an overlay; "
+        "dialogAction answers a dialog the click opens.",
+        (REF, TAB, _choice("mode", models.ActionRequest.model_fields["mode"].description or "", "dom", "dispatch"),
+         _choice("dialogAction", "Answer a JavaScript dialog the click opens: accept or dismiss.", "accept", "dismiss"),
+         from_model(models.ActionRequest, "dialog_text", "dialogText")),
+        lambda c, a: c.click(a["ref"], tab_id=a["tabId"], mode=a["mode"], dialog_action=a["dialogAction"],
+                             dialog_text=a["dialogText"]),
     ),
     ToolDef(
         "pinchtab_type",
@@ -402,6 +413,76 @@ TOOLS = TOOLS + (
 )
 
 
+# -- low-level input: PinchTab's keyboard tools, scroll into view, drag and the mouse ----------------
+
+def _target(a: dict[str, Any], ref: str = "ref", selector: str = "selector") -> dict[str, Any]:
+    """ref and selector parameters as action fields; a ref that is not e<N> is taken as a selector."""
+    out: dict[str, Any] = {}
+    if a.get(ref):
+        value = a[ref].strip()
+        out["ref" if _REF.fullmatch(value) else "selector"] = value
+    if a.get(selector):
+        out["selector"] = a[selector]
+    return out
+
+
+def _act(kind: str, **fixed: Any) -> Callable[[AsyncClient, dict[str, Any]], Awaitable[ToolOutput]]:
+    async def run(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+        fields = {k: v for k, v in a.items() if v is not None and k not in ("tabId", "ref", "selector", "action")}
+        return await c.call("action", a.get("tabId"), kind=kind, **_target(a), **fields, **fixed)
+    return run
+
+
+async def _mouse(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return await _act("mouse-" + a["action"])(c, a)
+
+
+async def _drag(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    fields = {k: a[k] for k in ("x", "y", "toX", "toY", "dragX", "dragY") if a.get(k) is not None}
+    to = _target(a, "toRef", "toSelector")
+    fields.update({"toRef" if k == "ref" else "toSelector": v for k, v in to.items()})
+    return await c.call("action", a.get("tabId"), kind="drag", **_target(a), **fields)
+
+
+_TEXT = Param("text", str, "Text to enter at the focused element.", required=True)
+_KEY = from_model(models.ActionRequest, "key", "key", required=True,
+                  description="Key to hold or release: Shift, Control, Alt, Meta, or any key name.")
+_EREF = Param("ref", str, "Element ref (e.g. e5) or CSS selector.")
+_ESEL = Param("selector", str, "CSS selector, instead of ref.")
+_X = Param("x", float, "Viewport x, instead of ref/selector.")
+_Y = Param("y", float, "Viewport y, instead of ref/selector.")
+
+INTERACTION_TOOLS: tuple[ToolDef, ...] = (
+    ToolDef("pinchtab_keyboard_type", "Type text at the currently focused element with real key events "
+            "(keydown, keypress, input, keyup for each character).", (_TEXT, TAB), _act("keyboard-type")),
+    ToolDef("pinchtab_keyboard_inserttext", "Insert text at the focused element like a paste: one input, "
+            "no key events (fast).", (_TEXT, TAB), _act("keyboard-inserttext")),
+    ToolDef("pinchtab_keydown", "Hold a key down (e.g. Shift) until pinchtab_keyup; held modifiers apply to "
+            "later typing and clicks.", (_KEY, TAB), _act("keydown")),
+    ToolDef("pinchtab_keyup", "Release a key held with pinchtab_keydown.", (_KEY, TAB), _act("keyup")),
+    ToolDef("pinchtab_scroll_into_view", "Scroll an element into view (to the middle of its scrollers), before "
+            "pointer actions at its position.", (_EREF, _ESEL, TAB), _act("scrollintoview")),
+    ToolDef("pinchtab_drag", "Drag from a source (ref, selector or x/y) to a target (toRef, toSelector, toX/toY, "
+            "or dragX/dragY offsets) with real pointer events; HTML5 drag-and-drop lists work too.",
+            (_EREF, _ESEL, _X, _Y,
+             Param("toRef", str, "Target element ref (or CSS selector)."),
+             Param("toSelector", str, "Target CSS selector."),
+             Param("toX", float, "Target viewport x."), Param("toY", float, "Target viewport y."),
+             Param("dragX", float, "Horizontal offset from the source, instead of a target."),
+             Param("dragY", float, "Vertical offset from the source, instead of a target."), TAB),
+            _drag),
+    ToolDef("pinchtab_mouse", "Low-level pointer: move to a ref, selector or x/y; press or release a button "
+            "(at a target or the current pointer); or turn the wheel. A sequence move, down, move..., up "
+            "draws a path (canvas, sliders, maps).",
+            (_choice("action", "move, down, up or wheel.", "move", "down", "up", "wheel", required=True),
+             _EREF, _ESEL, _X, _Y,
+             _choice("button", "left (default), right or middle.", "left", "right", "middle"),
+             from_model(models.ActionRequest, "delta_x", "deltaX", float),
+             from_model(models.ActionRequest, "delta_y", "deltaY", float), TAB),
+            _mouse),
+)
+
+
 # -- tools derived from the route table ---------------------------------------------------------
 
 _SCALARS: dict[Any, type] = {str: str, bool: bool, int: int, float: float}
@@ -462,7 +543,7 @@ def _derived_tools(written: tuple[ToolDef, ...]) -> tuple[ToolDef, ...]:
                  for r in ROUTES for name in r.mcp if name not in have)
 
 
-TOOLS = TOOLS + _derived_tools(TOOLS)
+TOOLS = TOOLS + INTERACTION_TOOLS + _derived_tools(TOOLS + INTERACTION_TOOLS)
 
 
 # -- errors ---------------------------------------------------------------------------------------
