@@ -379,3 +379,16 @@ def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab:
     assert res.json()["code"] == "evaluate_timeout"
     assert _time.monotonic() - start < 25
     assert js(http, tab, "document.title") == "Login"
+
+
+def test_a_background_tab_can_be_captured(http: httpx.Client, pages: str) -> None:
+    # Headless Chromium paints only the tab in front; a capture of another one used to hang 30 s.
+    first = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}).json()["tabId"]
+    second = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}).json()["tabId"]
+    try:
+        res = http.get(f"/tabs/{first}/screenshot", params={"raw": "true"}, timeout=20)
+        assert res.status_code == 200, res.text
+        assert res.content.startswith(b"\x89PNG")
+    finally:
+        http.post(f"/tabs/{first}/close")
+        http.post(f"/tabs/{second}/close")

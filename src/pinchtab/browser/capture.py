@@ -73,6 +73,8 @@ async def take(tab: "Tab", *, fmt: str = "png", quality: int | None = None, scal
         clip = {"x": v["scrollX"], "y": v["scrollY"], "width": v["w"], "height": v["h"]}
     if clip is not None:
         params["clip"] = {**clip, "scale": scale}
+    # Headless Chromium paints only the tab in front: a background tab's capture never answers.
+    await tab.send("Page.bringToFront")
     res = await tab.send("Page.captureScreenshot", params)
     return base64.b64decode(res["data"]), space, (clip if space == "clip" else None)
 
