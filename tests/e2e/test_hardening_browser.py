@@ -85,11 +85,12 @@ def test_allowed_downloads_land_in_the_state_dir_only(tmp_path: Any, pages: str)
         assert res.status_code == 200, res.text
         download = res.json()["download"]
         assert download["status"] == "started" and download["directory"] == str(tmp_path / "downloads")
-        target = tmp_path / "downloads" / "attachment.bin"
+        folder = tmp_path / "downloads"  # files are named by Chromium's download id (GET /downloads)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not target.is_file():
+        while time.monotonic() < deadline and not [f for f in folder.iterdir() if f.is_file() and f.stat().st_size]:
             time.sleep(0.1)
-        assert target.read_bytes().startswith(b"pinchtab download fixture")
+        saved = [f for f in folder.iterdir() if f.is_file()]
+        assert len(saved) == 1 and saved[0].read_bytes().startswith(b"pinchtab download fixture")
 
 
 # -- bounded work ---------------------------------------------------------------------------------

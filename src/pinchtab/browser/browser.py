@@ -10,7 +10,6 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pinchtab.browser import downloads_policy
 from pinchtab.browser.page_downloads import PageDownloads
 from pinchtab.browser.tab import Tab
 from pinchtab.browser.tab_restore import TabRestore
@@ -101,7 +100,6 @@ class Browser:
         self.root.on("Target.targetDestroyed", self._on_target_destroyed)
         self.root.on("Target.detachedFromTarget", self._on_detached)
         conn.on_close(self._on_connection_closed)
-        await downloads_policy.apply(self.root, self.config)
         await self.root.send("Target.setDiscoverTargets", {"discover": True})
         await self.page_downloads.setup(self)
         infos = await self.root.send("Target.getTargets")

@@ -1,6 +1,7 @@
 """Downloads are refused unless ``security.allowDownload``; then they land in ``<stateDir>/downloads``
 and nowhere else (never ``$HOME/Downloads``), whether a navigate, a click or a page's script
-started them. A navigate that turns into a download answers at once with what happened."""
+started them (page_downloads.py sets Chromium's download behaviour and lists them). A navigate
+that turns into a download answers at once with what happened."""
 
 from __future__ import annotations
 
@@ -14,17 +15,6 @@ from pinchtab.errors import Forbidden
 
 def download_dir(config: Config) -> Path:
     return Path(config.server.state_dir).expanduser() / "downloads"
-
-
-async def apply(root: Any, config: Config) -> None:
-    """Set the browser's download behaviour (``root`` is the browser-level CDP session)."""
-    if config.security.allow_download:
-        folder = download_dir(config)
-        folder.mkdir(parents=True, exist_ok=True)
-        params = {"behavior": "allow", "downloadPath": str(folder), "eventsEnabled": True}
-    else:
-        params = {"behavior": "deny", "eventsEnabled": True}
-    await root.send("Browser.setDownloadBehavior", params)
 
 
 def navigate_answer(out: dict[str, Any], config: Config) -> dict[str, Any]:

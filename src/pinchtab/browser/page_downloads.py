@@ -13,6 +13,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.downloads_policy import download_dir
+
 if TYPE_CHECKING:
     from pinchtab.browser.browser import Browser
 
@@ -21,7 +23,7 @@ MAX_ENTRIES = 200
 
 
 def downloads_dir(browser: "Browser") -> Path:
-    return Path(browser.config.server.state_dir).expanduser() / "downloads"
+    return download_dir(browser.config)
 
 
 class PageDownloads:
