@@ -26,18 +26,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fixtures.harness import free_port, serve, wait_healthy  # noqa: E402
+from tests.fixtures.harness import free_port, median_ms, serve, wait_healthy  # noqa: E402
 
-
-def median_ms(fn, runs: int, warmup: int = 2) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
 
 
 def rss_mb(pid: int) -> float:

@@ -29,7 +29,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fixtures.harness import free_port, serve, wait_healthy  # noqa: E402
+from tests.fixtures.harness import free_port, median_ms, serve, wait_healthy  # noqa: E402
 
 BIG = ROOT.parent / "shared" / "pages" / "big-1000.html"
 MODES = (
@@ -50,16 +50,6 @@ def pages_dir() -> Path:
     (folder / "big-100.html").write_text(small)
     return folder
 
-
-def median_ms(fn: Any, runs: int, warmup: int = 3) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
 
 
 def load() -> str:
