@@ -100,9 +100,9 @@ class BrowserConfig(_Section):
     tab_eviction: Literal["close_lru", "close_oldest", "reject"] = "close_lru"
     # After a crash, the new Chromium reopens the tabs at their last URLs under their old ids.
     restore_tabs: bool = True
-    # JavaScript dialogs (alert, confirm, prompt, beforeunload) nobody asked to answer:
-    # accept them, dismiss them, or leave them open (manual) for POST /dialog.
-    dialogs: Literal["accept", "dismiss", "manual"] = "accept"
+    # JavaScript dialogs (alert, confirm, prompt) nobody asked to answer: leave them open for
+    # POST /dialog (manual, PinchTab's default: the agent sees what the page asks), accept or dismiss.
+    dialogs: Literal["accept", "dismiss", "manual"] = "manual"
 
 
 class FindConfig(_Section):
@@ -188,6 +188,10 @@ def _bool(value: str) -> bool:
     raise ValueError(f"not a boolean: {value!r}")
 
 
+def _names(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
 ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_PORT": ("server", "port", int),
     "PINCHTAB_BIND": ("server", "bind", str),
@@ -201,6 +205,7 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload", _bool),
     "PINCHTAB_ALLOW_UPLOAD": ("security", "allowUpload", _bool),
     "PINCHTAB_ALLOW_CLIPBOARD": ("security", "allowClipboard", _bool),
+    "PINCHTAB_DOWNLOAD_ALLOWED_DOMAINS": ("security", "downloadAllowedDomains", _names),
     "PINCHTAB_DIALOGS": ("browser", "dialogs", str),
     "PINCHTAB_CHROME": ("browser", "binary", str),
     "PINCHTAB_HEADLESS": ("browser", "headless", _bool),

@@ -52,6 +52,13 @@ class Conflict(PinchtabError):
     default_code = "conflict"
 
 
+class Locked(PinchtabError):
+    """The tab is locked by another owner (PinchTab's 423 tab_locked)."""
+
+    status = 423
+    default_code = "tab_locked"
+
+
 class TooMany(PinchtabError):
     """A configured cap is reached (tabs per instance)."""
 

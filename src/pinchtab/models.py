@@ -41,6 +41,16 @@ class ApiModel(BaseModel):
 
 
 TAB_ID = Field(None, description="Target tab ID (from /tabs). The current tab when omitted.")
+MAX_OWNER_CHARS = 200
+
+
+class Leased(ApiModel):
+    """A request that acts on a tab another agent may hold (POST /tabs/{id}/lock): it names who acts.
+    The X-Owner header, when sent, wins over this field (as in PinchTab)."""
+
+    owner: str | None = Field(None, max_length=MAX_OWNER_CHARS,
+                              description="Who acts (also the X-Owner header); a locked tab answers 423 "
+                                          "tab_locked unless this is its lock's owner.")
 
 
 class TabScoped(ApiModel):
@@ -92,7 +102,7 @@ class SnapshotQuery(TabScoped):
         return self
 
 
-class ActionRequest(TabScoped):
+class ActionRequest(TabScoped, Leased):
     kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
     ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
     selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="CSS selector, instead of ref.")
@@ -123,7 +133,7 @@ class ActionRequest(TabScoped):
     dialog_text: str | None = Field(None, max_length=8192, description="Prompt text when dialogAction is accept.")
 
 
-class ActionsRequest(TabScoped):
+class ActionsRequest(TabScoped, Leased):
     actions: list[ActionRequest] = Field(..., min_length=1, max_length=MAX_ACTIONS, description="Actions run in order; stops at the first failure.")
 
 

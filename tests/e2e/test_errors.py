@@ -318,7 +318,43 @@ def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: st
 # -- dialogs --------------------------------------------------------------------------------------
 
 
-def test_alert_does_not_block_later_requests(http: httpx.Client, tab: str, pages: str) -> None:
+@pytest.fixture(scope="module")
+def accepting() -> Iterator[httpx.Client]:
+    """A bridge whose policy accepts every dialog (browser.dialogs: accept)."""
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    config = load_config({"browser": {"dialogs": "accept"}, "security": {"allowEvaluate": True}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, \
+            httpx.Client(base_url=server.url, timeout=60) as client:
+        yield client
+
+
+def test_dialogs_stay_open_by_default_and_say_so(http: httpx.Client, tab: str, pages: str) -> None:
+    """PinchTab's default: a dialog nobody answers stays open; the tab reports it and refuses
+    actions with 409 dialog_blocking until POST /dialog."""
+    open_page(http, tab, f"{pages}/events.html")
+    s = snap(http, tab)
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Ask")})
+    body = assert_error(res, 409, "dialog_blocking")
+    assert {"type": "confirm", "message": "Sure?"}.items() <= body["dialog"].items()
+    state = http.get(f"/tabs/{tab}/state").json()
+    assert state["dialogPresent"] is True and state["actionability"] == "blocked"
+    assert_error(http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#typed"}), 409, "dialog_blocking")
+    assert http.post("/dialog", json={"tabId": tab, "action": "dismiss"}).json()["handled"] is True
+    assert js(http, tab, "document.getElementById('confirm-out').textContent") == "confirm false"
+    # one opened by a script answers at once too, rather than hanging until the script's timeout
+    started = time.monotonic()
+    assert_error(http.post(f"/tabs/{tab}/evaluate", json={"expression": "alert('from evaluate'); 1"}), 409,
+                 "dialog_blocking")
+    assert time.monotonic() - started < 5
+    assert http.post("/dialog", json={"tabId": tab, "action": "accept"}).status_code == 200
+    assert http.get(f"/tabs/{tab}/state").json()["actionability"] != "blocked"
+
+
+def test_alert_does_not_block_later_requests(accepting: httpx.Client, pages: str) -> None:
+    http = accepting
+    tab = new_tab(http)
     open_page(http, tab, f"{pages}/events.html")
     s = snap(http, tab)
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Show alert")})
@@ -335,12 +371,17 @@ def test_alert_does_not_block_later_requests(http: httpx.Client, tab: str, pages
     assert snap(http, tab)["title"] == "Events"
 
 
-def test_beforeunload_does_not_block_navigation(http: httpx.Client, tab: str, pages: str) -> None:
+@pytest.mark.parametrize("policy", ["manual", "accept"])
+def test_beforeunload_does_not_block_navigation(http: httpx.Client, accepting: httpx.Client, pages: str,
+                                                policy: str) -> None:
+    http = http if policy == "manual" else accepting
+    tab = new_tab(http)
     open_page(http, tab, f"{pages}/events.html")
     js(http, tab, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; })")
     http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#typed"})  # a user gesture arms it
     res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/login.html", "timeout": 10000})
     assert res.status_code == 200 and res.json()["title"] == "Login"
+    http.post(f"/tabs/{tab}/close")
 
 
 # -- a dying Chromium -----------------------------------------------------------------------------

@@ -138,10 +138,14 @@ def test_dialog_errors(hc: httpx.Client, page: str) -> None:
     assert hc.post(f"/tabs/{page}/dialog", json={}).status_code == 400
 
 
-def test_default_policy_accepts(http: httpx.Client, tab: str, pages: str) -> None:
+def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/interaction.html")
-    out = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"}).json()
-    assert out["dialog"]["action"] == "accept" and js(http, tab, "document.getElementById('confirm').textContent") == "yes"
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
+    assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
+    assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
+    assert js(http, tab, "document.getElementById('confirm').textContent") == "yes"
+    out = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask", "dialogAction": "dismiss"}).json()
+    assert out["dialog"]["action"] == "dismiss" and js(http, tab, "document.getElementById('confirm').textContent") == "no"
 
 
 # -- files ------------------------------------------------------------------------------------------

@@ -202,6 +202,12 @@ def test_shorthand_routes_go_to_the_default_instance(server: ServerProc, state: 
     # Straight on the bridge: the same tab.
     direct = httpx.get(f"http://127.0.0.1:{state['default']['port']}/tabs", trust_env=False).json()["tabs"]
     assert tab in [t["id"] for t in direct]
+    # A lock reaches the bridge through the proxy, and so does the X-Owner header.
+    assert server.http.post(f"/tabs/{tab}/lock", json={"owner": "agent-a"}).status_code == 200
+    click = {"tabId": tab, "kind": "hover", "selector": "button"}
+    assert server.http.post("/action", json=click, headers={"X-Owner": "intruder"}).status_code == 423
+    assert server.http.post("/action", json=click, headers={"X-Owner": "agent-a"}).status_code == 200
+    assert server.http.post(f"/tabs/{tab}/unlock", json={"owner": "agent-a"}).status_code == 200
 
 
 def test_profiles(server: ServerProc, state: dict[str, Any]) -> None:

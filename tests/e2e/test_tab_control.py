@@ -37,3 +37,34 @@ def test_handoff_pauses_actions(obs: httpx.Client, pages: str) -> None:
     time.sleep(0.4)
     assert obs.get(f"/tabs/{tab}/handoff").json()["status"] == "active"
     assert obs.post("/action", json=click).status_code == 200
+
+
+def test_a_locked_tab_acts_only_for_its_owner(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/buttons.html")
+    click = {"tabId": tab, "kind": "click", "selector": "button"}
+    assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-a"}).status_code == 200
+    anonymous = obs.post("/action", json=click)
+    assert anonymous.status_code == 423 and anonymous.json()["code"] == "tab_locked"
+    assert "owner required" in anonymous.json()["error"]
+    intruder = obs.post(f"/tabs/{tab}/action", json=click, headers={"X-Owner": "intruder"})
+    assert intruder.status_code == 423 and "agent-a" in intruder.json()["error"]
+    # the header wins over the body, as in PinchTab
+    assert obs.post("/action", json={**click, "owner": "agent-a"}, headers={"X-Owner": "intruder"}).status_code == 423
+    assert obs.post("/action", json={**click, "owner": "agent-a"}).status_code == 200
+    assert obs.post("/action", json=click, headers={"X-Owner": "agent-a"}).status_code == 200
+    batch = {"tabId": tab, "actions": [click]}
+    assert obs.post("/actions", json=batch, headers={"X-Owner": "intruder"}).status_code == 423
+    assert obs.post("/actions", json=batch, headers={"X-Owner": "agent-a"}).status_code == 200
+    assert obs.post(f"/tabs/{tab}/handoff", json={"reason": "x"}, headers={"X-Owner": "b"}).status_code == 423
+    assert obs.get(f"/tabs/{tab}/network/export", params={"owner": "b"}).status_code == 423
+    assert obs.get(f"/tabs/{tab}/snapshot").status_code == 200  # reading is not leased
+    assert obs.post(f"/tabs/{tab}/unlock", json={"owner": "agent-a"}).status_code == 200
+    assert obs.post("/action", json=click).status_code == 200
+
+
+def test_an_expired_lock_leases_nothing(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/buttons.html")
+    assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-a", "timeoutSec": 0.2}).status_code == 200
+    time.sleep(0.4)
+    assert obs.post("/action", json={"tabId": tab, "kind": "click", "selector": "button"},
+                    headers={"X-Owner": "someone-else"}).status_code == 200

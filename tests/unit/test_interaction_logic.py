@@ -17,10 +17,12 @@ def test_defaults_are_off_and_safe() -> None:
     c = load_config(environ={})
     sec = c.security
     assert (sec.allow_upload, sec.allow_download, sec.allow_clipboard) == (False, False, False)
-    assert sec.download_allowed_domains == [] and sec.upload_allowed_dirs == [] and c.browser.dialogs == "accept"
-    env = {"PINCHTAB_ALLOW_UPLOAD": "1", "PINCHTAB_DIALOGS": "manual"}
+    assert sec.download_allowed_domains == [] and sec.upload_allowed_dirs == [] and c.browser.dialogs == "manual"
+    env = {"PINCHTAB_ALLOW_UPLOAD": "1", "PINCHTAB_DIALOGS": "accept",
+           "PINCHTAB_DOWNLOAD_ALLOWED_DOMAINS": " example.com, *.cdn.test ,"}
     c = load_config(environ=env)
-    assert c.security.allow_upload and c.browser.dialogs == "manual"
+    assert c.security.allow_upload and c.browser.dialogs == "accept"
+    assert c.security.download_allowed_domains == ["example.com", "*.cdn.test"]
     with pytest.raises(BadRequest):
         load_config(environ={"PINCHTAB_DIALOGS": "sometimes"})
 

@@ -38,6 +38,8 @@ def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Reques
     async def endpoint(request: Request) -> Response:
         try:
             req = await parse_request(route, request)
+            if route.leased and (owner := request.headers.get("x-owner", "").strip()):
+                req.owner = owner  # type: ignore[union-attr]  # the header wins, as in PinchTab
             if route.gate is not None and not getattr(security, route.gate.attr, False):
                 denied = Forbidden(route.gate.message(), route.gate.code)
                 denied.extra["details"] = {"setting": f"security.{route.gate.key}"}

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from pinchtab.models import Leased
+
 TAB_PREFIX = "/tabs/{tab_id}"
 _PATH_PARAM = re.compile(r"{(\w+)}")
 
@@ -65,6 +67,12 @@ class Route:
         object.__setattr__(self, "path_params", tuple(_PATH_PARAM.findall(self.path)))
         if self.tabbed and self.owner in ("server", "both", "bridge_only"):
             raise ValueError(f"route {self.name}: only bridge routes are tab routes")
+
+    @property
+    def leased(self) -> bool:
+        """A locked tab (POST /tabs/{id}/lock) answers this route only for its lock's owner: the
+        request model says so by taking an ``owner`` (models.Leased)."""
+        return self.request is not None and issubclass(self.request, Leased)
 
     @property
     def method(self) -> str:

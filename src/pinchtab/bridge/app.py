@@ -28,6 +28,12 @@ def handler_for(service: BrowserService) -> Any:
         handler = getattr(service, route.name, None)
         if handler is None:
             raise RuntimeError(f"BrowserService has no method for route {route.name!r} ({route.path})")
+        if route.leased:
+            async def leased(req: Any, handler: Handler = handler) -> Any:
+                await service.check_lease(req.tab_id, req.owner)
+                return await handler(req)
+
+            return leased
         return handler  # type: ignore[no-any-return]
 
     return lookup

@@ -2,9 +2,10 @@
 
 An open dialog blocks its page: every script, and any input event whose handler opened it, waits
 until it is answered. The tab's policy (``browser.dialogs``) answers dialogs nobody asked about:
-``accept`` (the default, so a dialog never blocks a tab), ``dismiss``, or ``manual``, which leaves
-the dialog open; the tab then refuses work with 409 ``dialog_blocking`` (naming the dialog) until
-``POST /dialog`` answers it. An action may carry its own answer (``dialogAction``/``dialogText``),
+``manual`` (the default, as in PinchTab) leaves the dialog open; the tab then refuses work with
+409 ``dialog_blocking`` (naming the dialog) until ``POST /dialog`` answers it; ``accept`` or
+``dismiss`` answer it at once. A beforeunload dialog is accepted under every policy but dismiss:
+it only opens for a leave the agent asked for. An action may carry its own answer (``dialogAction``/``dialogText``),
 used once for a dialog that this action opens.
 """
 
@@ -52,7 +53,7 @@ def blocking_error(dialog: dict[str, Any]) -> DialogBlocking:
 
 
 class DialogTracker:
-    def __init__(self, tab: "Tab", policy: str = "accept") -> None:
+    def __init__(self, tab: "Tab", policy: str = "manual") -> None:
         self.tab = tab
         self.policy = policy
         self.pending: dict[str, Any] | None = None
@@ -70,6 +71,9 @@ class DialogTracker:
             self._armed = None
         elif self.policy in ("accept", "dismiss"):
             accept, text = self.policy == "accept", None
+        elif info["type"] == "beforeunload":
+            # Only a leave the agent asked for (navigate, reload, back) opens one: leaving is the answer.
+            accept, text = True, None
         else:
             self.pending = info
             for fut in self._watchers:

@@ -213,7 +213,9 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def evaluate(self, req: m.EvaluateRequest) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return {"result": await content.evaluate(tab, req.expression)}
+            # A dialog the script opens and the policy leaves open answers 409 dialog_blocking at once.
+            result, _ = await tab.dialogs.guard(lambda: content.evaluate(tab, req.expression))
+            return {"result": result}
 
     async def cookies(self, req: m.CookiesQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from pinchtab.errors import Conflict
+from pinchtab.errors import Conflict, Locked
 
 HANDOFF_HINT = "a human is handling this tab; POST /tabs/{id}/resume when done"
 DEFAULT_LOCK_S = 300
@@ -61,6 +61,19 @@ class TabControl:
             raise Conflict(f"tab {tab_id} is locked by {held.owner!r}, not {owner!r}", "tab_lock_owner")
         self.locks.pop(tab_id, None)
         return {"unlocked": True, "tabId": tab_id}
+
+    def check_lease(self, tab_id: str, owner: str | None) -> None:
+        """An action on a locked tab must come from the lock's owner (PinchTab's enforceTabLease)."""
+        held = self.locks.get(tab_id)
+        if held is None:
+            return
+        if held.expires <= time.time():
+            del self.locks[tab_id]
+            return
+        if not owner:
+            raise Locked(f"tab {tab_id} is locked by {held.owner}; owner required (X-Owner header or owner)")
+        if owner != held.owner:
+            raise Locked(f"tab {tab_id} is locked by {held.owner}")
 
     # -- handoff ---------------------------------------------------------------------------------
 

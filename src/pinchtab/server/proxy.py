@@ -32,7 +32,7 @@ log = logging.getLogger("pinchtab.server.proxy")
 BUFFER_LIMIT = 1 << 20
 HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te", b"trailer", b"upgrade",
                         b"proxy-authenticate", b"proxy-authorization", b"server", b"date"})
-FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent"})
+FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent", b"x-owner"})
 
 
 class TabLocator:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pinchtab.api.route import Gate, Route
-from pinchtab.models import ApiModel, TabScoped
+from pinchtab.models import ApiModel, Leased, TabScoped
 
 UPLOAD = Gate("allowUpload", "upload_disabled", "upload", "PINCHTAB_ALLOW_UPLOAD")
 DOWNLOAD = Gate("allowDownload", "download_disabled", "download", "PINCHTAB_ALLOW_DOWNLOAD")
@@ -21,7 +21,7 @@ class DialogRequest(TabScoped):
     text: str | None = Field(None, max_length=8192, description="Prompt text (with accept on a prompt).")
 
 
-class UploadRequest(TabScoped):
+class UploadRequest(TabScoped, Leased):
     selector: str | None = Field(None, description="The file input's CSS selector (default input[type=file]; "
                                                    "open shadow roots are searched).")
     ref: str | None = Field(None, description="The file input's ref, instead of selector.")
@@ -30,7 +30,7 @@ class UploadRequest(TabScoped):
                                                                 "(relative paths) or security.uploadAllowedDirs.")
 
 
-class DownloadQuery(TabScoped):
+class DownloadQuery(TabScoped, Leased):
     url: str = Field(..., description="http(s) URL to fetch with the browser's cookies and user agent.")
     raw: bool = Field(False, description="Answer the bytes instead of JSON with base64 data.")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/downloads and answer its path.")

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from pinchtab.api.route import Gate, Route
-from pinchtab.models import TabScoped
+from pinchtab.models import Leased, TabScoped
 
 NETWORK_INTERCEPT = Gate("allowNetworkIntercept", "network_intercept_disabled", "network interception",
                          "PINCHTAB_ALLOW_NETWORK_INTERCEPT")
@@ -41,7 +41,7 @@ class NetworkDetailQuery(TabScoped):
     redact: bool = Field(True, description="Replace Cookie, Authorization and Set-Cookie values with [REDACTED].")
 
 
-class NetworkExportQuery(NetworkQuery):
+class NetworkExportQuery(NetworkQuery, Leased):
     format: Literal["har", "ndjson"] = Field("har", description="har: one HAR 1.2 document; ndjson: one HAR entry per line.")
     body: bool = Field(False, description="Include response bodies that Chromium still holds.")
 

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from pinchtab.api.route import Route
-from pinchtab.models import ApiModel, TabScoped
+from pinchtab.models import ApiModel, Leased, TabScoped
 
 
 class LockRequest(TabScoped):
@@ -20,7 +20,7 @@ class UnlockRequest(TabScoped):
     owner: str = Field(..., min_length=1, description="The owner that locked the tab.")
 
 
-class HandoffRequest(ApiModel):
+class HandoffRequest(Leased):
     tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
     reason: str = Field("manual_intervention", description="Why a human takes over (captcha, login, ...).")
     timeout_ms: int = Field(0, ge=0, description="Resume by itself after this many ms (0: never).")
@@ -30,7 +30,7 @@ class HandoffStatus(ApiModel):
     tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
 
 
-class ResumeRequest(ApiModel):
+class ResumeRequest(Leased):
     tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
     status: str | None = Field(None, description="How the handoff ended (completed, failed, ...).")
     resolved_data: dict[str, Any] | None = Field(None, description="Anything the human hands back.")

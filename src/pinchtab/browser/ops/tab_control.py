@@ -42,6 +42,12 @@ class TabControlOps:
         tab = await self.browser.tab(req.tab_id)
         return self.control.resume(tab.id, req.status, req.resolved_data)
 
+    async def check_lease(self, tab_id: str | None, owner: str | None) -> None:
+        """Before a leased route (api Route.leased): a tab locked by another owner answers 423."""
+        if self.__dict__.get("_control") is not None and self.control.locks:
+            tab = await self.browser.tab(tab_id)
+            self.control.check_lease(tab.id, owner)
+
     async def check_actionable(self, tab_id: str | None) -> None:
         """Before an action: a tab paused for a human answers 409 tab_paused_handoff."""
         if self.__dict__.get("_control") is not None:
