@@ -163,6 +163,19 @@
     if (testid) d.ti = clip(testid);
   }
 
+  // computedRole costs a few microseconds a call and a data table has thousands of cells. A cell's
+  // role depends only on its tag and its table (cell or gridcell), so siblings with no role
+  // attribute share the first one's answer.
+  const SIBLING_ROLE_TAGS = new Set(['td']);
+  const siblingRoles = new WeakMap();
+  function roleOf(el, tag) {
+    if (!SIBLING_ROLE_TAGS.has(tag) || el.hasAttribute('role') || !el.parentElement) return el.computedRole;
+    const parent = el.parentElement;
+    let known = siblingRoles.get(parent);
+    if (known === undefined) siblingRoles.set(parent, known = el.computedRole);
+    return known;
+  }
+
   // Controls Chromium gives no ARIA role (computedRole ''), or only 'generic', that an agent
   // still has to see and use.
   const TEXTLIKE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color']);
@@ -209,7 +222,7 @@
         hidden = style.visibility !== 'visible';
       }
     }
-    let role = el.computedRole || fallbackRole(el, tag);
+    let role = roleOf(el, tag) || fallbackRole(el, tag);
     if (role === 'generic' && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) role = 'textbox';
     if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
     let computedName = null;  // asked of Chromium at most once per element
