@@ -18,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
-from pydantic import BeforeValidator, Field, create_model
+from pydantic import BeforeValidator, ConfigDict, Field, create_model
 
 import pinchtab
 from pinchtab.client import AsyncClient, PinchtabClientError
@@ -66,10 +66,16 @@ def _annotation(p: Param) -> Any:
     return typed if p.required else typed | None
 
 
+class _DeferredArgs(ArgModelBase):
+    # Built when a tool is first called, not for all 46 at start-up (most of build_server's time,
+    # which tools/list waits for on a cold start).
+    model_config = ConfigDict(defer_build=True)
+
+
 def argument_model(tool: ToolDef) -> type[ArgModelBase]:
     """The pydantic model the SDK validates ``tools/call`` arguments with (absent optionals are None)."""
     fields: dict[str, Any] = {p.name: (_annotation(p), ... if p.required else None) for p in tool.params}
-    return create_model(f"{tool.name}_arguments", __base__=ArgModelBase, **fields)
+    return create_model(f"{tool.name}_arguments", __base__=_DeferredArgs, **fields)
 
 
 def _content(out: ToolOutput) -> TextContent | ImageContent:
