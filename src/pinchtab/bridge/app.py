@@ -4,6 +4,7 @@ served by the ``BrowserService`` method of the same name; this module only wires
 from __future__ import annotations
 
 import contextlib
+import sys
 import functools
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,7 +18,6 @@ from pinchtab.api.openapi import build_openapi
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.service import BrowserService
 from pinchtab.config import Config
-from pinchtab.find import semantic
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 DESCRIPTION = "Browser control for AI agents: one Chromium over CDP behind the PinchTab HTTP API."
@@ -43,7 +43,11 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     """The bridge app. It starts its browser on startup and stops it on shutdown."""
     browser = browser or Browser(config)
     service = BrowserService(browser, config)
-    semantic.configure(config.find.semantic, config.server.state_dir)
+    if config.find.semantic != "off" or "pinchtab.find.semantic" in sys.modules:
+        # Off (the default) needs no set-up, and the module's numpy need not load at start.
+        from pinchtab.find import semantic
+
+        semantic.configure(config.find.semantic, config.server.state_dir)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import snapshot
 from pinchtab.browser.cpu import off_loop
-from pinchtab.find import rematch
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -23,6 +22,8 @@ async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
         return None
     tab.refs.replace(await snapshot.capture(tab, whole=True))
     refs = tab.refs
+    from pinchtab.find import rematch  # the matcher loads with the first find
+
     match = await off_loop(lambda: rematch(intent, refs.index), what="ref recovery")
     if match is None:
         return {"recovered": False, "original_ref": ref, "reason": f"no element safely matches {intent.query!r} any more"}

@@ -54,20 +54,45 @@ ignored, elements without ``ref`` are skipped):
   "collapsed section", "uncheck X").
 """
 
-from .descriptors import ElementDescriptor, build_descriptors
-from .embedding import HashingEmbedder
-from .intent import IntentCache, IntentRecord
-from .matcher import ElementIndex, find
-from .query import ParsedQuery, parse_query
-from .recovery import RecoveryMatch, descriptor_similarity, rematch
-from .weights import (
-    DEFAULT_EMBEDDING_WEIGHT,
-    DEFAULT_LEXICAL_WEIGHT,
-    DEFAULT_THRESHOLD,
-    DEFAULT_TOP_K,
-    STRATEGY,
-    confidence_for,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .descriptors import ElementDescriptor, build_descriptors
+    from .embedding import HashingEmbedder
+    from .intent import IntentCache, IntentRecord
+    from .matcher import ElementIndex, find
+    from .query import ParsedQuery, parse_query
+    from .recovery import RecoveryMatch, descriptor_similarity, rematch
+    from .weights import (
+        DEFAULT_EMBEDDING_WEIGHT,
+        DEFAULT_LEXICAL_WEIGHT,
+        DEFAULT_THRESHOLD,
+        DEFAULT_TOP_K,
+        STRATEGY,
+        confidence_for,
+    )
+
+# Loaded on first use: the matcher pulls in numpy (~0.1-0.25 s and ~18 MB), which a bridge needs
+# only at its first find, not to start (its intent cache and locators need none of it).
+_WHERE = {
+    "ElementDescriptor": "descriptors", "build_descriptors": "descriptors", "HashingEmbedder": "embedding",
+    "IntentCache": "intent", "IntentRecord": "intent", "ElementIndex": "matcher", "find": "matcher",
+    "ParsedQuery": "query", "parse_query": "query", "RecoveryMatch": "recovery",
+    "descriptor_similarity": "recovery", "rematch": "recovery", "DEFAULT_EMBEDDING_WEIGHT": "weights",
+    "DEFAULT_LEXICAL_WEIGHT": "weights", "DEFAULT_THRESHOLD": "weights", "DEFAULT_TOP_K": "weights",
+    "STRATEGY": "weights", "confidence_for": "weights",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "find",

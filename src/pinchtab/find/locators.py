@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pinchtab.find.matcher import STRATEGY, confidence_for
+from pinchtab.find.weights import STRATEGY, confidence_for
 
 FIELDS = ("role", "label", "placeholder", "alt", "title", "testid", "text")
 EXACT, CONTAINED = 1.0, 0.78
