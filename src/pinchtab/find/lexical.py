@@ -340,7 +340,9 @@ def query_units(query: str) -> tuple[Unit, ...]:
             if jc:
                 for k, q in jc.items():
                     concepts[k] = max(concepts.get(k, 0.0), q)
-            generic = bool(concepts) and all(k in _GENERIC_CONCEPTS for k in concepts)
+            # "turn off": a phrase made of generic verbs and particles says what to do, like "disable"
+            generic = ((bool(concepts) and all(k in _GENERIC_CONCEPTS for k in concepts))
+                       or all(x in _STOP or stem(x) in _GENERIC_STEMS for x in wds))
             units.append(
                 Unit(
                     text=" ".join(wds), words=wds, stems=sts, concepts=tuple(sorted(concepts.items())), joined=joined,

@@ -23,7 +23,7 @@ from .embedding import HashingEmbedder
 from .lru import LRU
 from .pageindex import PageIndex
 from .query import ParsedQuery, Term
-from .weights import CONTEXT_LEAK, IDF_ALPHA, Q_ABBREV, Q_COMPOUND, Q_PREFIX, Q_TYPO1, Q_TYPO2
+from .weights import CONTEXT_LEAK, IDF_ALPHA, Q_ABBREV, Q_COMPOUND, Q_LONE_PHRASE_WORD, Q_PREFIX, Q_TYPO1, Q_TYPO2
 
 __all__ = ["PageTerms", "TermVec"]
 
@@ -33,6 +33,10 @@ _EMPTY_F = np.zeros(0, dtype=np.float32)
 SMALL_MERGE = 512
 _TERM_FEATURES: dict = {}
 _TOGGLE_ROLES = frozenset({"switch", "checkbox", "menuitemcheckbox", "togglebutton"})
+
+
+def _nonempty(v) -> bool:
+    return bool(v.any()) if isinstance(v, np.ndarray) else bool(v)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,13 +212,16 @@ class PageTerms:
             parts = [self.accumulate(alts, n, float(len(u.stems)))]
             # partial credit: the phrase's words on their own, averaged
             words_ = [w for w in u.words if not lexical.is_stop(w)] or list(u.words)
-            if len(words_) > 1:
+            # "save as draft": a phrase with one content word falls back on that word, but
+            # only where the phrase means nothing on the page ("sign in" is not "sign-up")
+            lone = len(words_) == 1 and len(u.words) > 1 and not any(_nonempty(p) for p in parts[0][:2])
+            if len(words_) > 1 or lone:
                 subs = []
                 for w in words_:
                     st = lexical.stem(w)
                     a = self.word_alternatives(st, w, tuple(lexical.concepts_of_word(st).items()), fuzzy=False)
                     subs.append(self.accumulate(a, n))
-                k = float(len(words_))
+                k = float(len(words_)) if len(words_) > 1 else 1.0 / Q_LONE_PHRASE_WORD
                 if all(isinstance(p[0], dict) for p in subs + parts):
                     cs: dict[int, float] = {}
                     xs: dict[int, float] = {}

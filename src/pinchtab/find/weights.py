@@ -68,6 +68,8 @@ Q_TYPO2 = 0.68
 Q_PREFIX = 0.75
 Q_ABBREV = 0.7
 Q_PHRASE_PART = 0.45
+# the one content word of a phrase with stop words ("save as") matched on its own
+Q_LONE_PHRASE_WORD = 0.8
 
 IDF_ALPHA = 0.25
 COVERAGE_POWER = 2.0
