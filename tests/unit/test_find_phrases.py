@@ -30,6 +30,12 @@ SETTINGS = [
 ]
 
 
+def test_change_is_a_verb_the_object_decides():
+    assert find("change currency", SETTINGS)["best_ref"] == "e0"
+    # an object the page lacks: a bare "Change" button is not it
+    assert find("change language", SETTINGS)["best_ref"] == ""
+
+
 def test_turn_off_phrase_is_only_a_verb():
     res = find("turn off marketing", SETTINGS, explain=True)
     assert res["best_ref"] == "e3"

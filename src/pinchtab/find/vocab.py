@@ -35,7 +35,7 @@ GENERIC_WORDS: frozenset[str] = frozenset(
     click clicking press tap hit push go goto navigate open view see show display look
     check use using choose pick select want need let get make find enter type fill put
     input write read visit access hover focus scroll locate element thing one item icon
-    area part want would now just enable disable turn
+    area part want would now just enable disable turn change
     """.split()
 )
 # Modifiers that narrow little: matched normally but weigh less than content words.
@@ -254,6 +254,7 @@ VERB_ROLE_HINTS: dict[str, dict[str, float]] = {
     "go": {"link": 1.0, "tab": 1.0}, "navigate": {"link": 1.0, "tab": 1.0}, "visit": {"link": 1.0},
     "open": {"link": 0.7, "button": 0.7, "tab": 0.7}, "view": {"link": 0.7, "tab": 0.7, "button": 0.5},
     "read": {"link": 0.8, "tab": 0.8},
+    "change": {"button": 1.0, "combobox": 1.0, "menuitem": 0.8, "listbox": 0.8, "textbox": 0.6},
 }
 for _v in ACTION_VERBS:
     VERB_ROLE_HINTS.setdefault(_v, _ACTION_HINT)
