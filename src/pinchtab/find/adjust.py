@@ -130,7 +130,7 @@ class _Texts:
             own = frozenset(_words(" ".join((d.name, d.label, d.title, d.description))))
             self.own.append(own)
             self.own_stems.append(frozenset(stem(w) for w in own))
-            self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.parent} {d.heading}")))
+            self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
 
 
 def _covered(what: list[frozenset[str]], words: frozenset[str]) -> float:
