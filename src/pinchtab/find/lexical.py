@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import vocab
+from .numbers import NUMBER_SYNONYMS
 
 __all__ = [
     "normalize",
@@ -133,7 +134,7 @@ def _add_concept(table: dict, key, cid: str, q: float) -> None:
 
 
 _ROLE_TAILS = frozenset(stem(w) for w in vocab.ROLE_WORDS) | frozenset(vocab.ROLE_WORDS)
-for _cid, _tier, _members in vocab.SYNONYMS:
+for _cid, _tier, _members in vocab.SYNONYMS + NUMBER_SYNONYMS:
     _q = SYN_QUALITY if _tier == "syn" else REL_QUALITY
     _cid = "c:" + _cid
     _member_stems = {_phrase_stems(m) for m in _members}
