@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import vocab
+from .container_ordinal import CONTAINER_NOUNS, CONTAINER_PREPS
 from .lexical import Unit, query_units, stem
 
 __all__ = ["Term", "ParsedQuery", "parse_query", "parse_query_for_page"]
@@ -84,6 +85,7 @@ class ParsedQuery:
     lead_verb: int | None = None  # index in terms of the verb the query opens with ("refund Chen Wei")
     action_verb: bool = False     # ... and that word is a specific action ("approve", "download")
     states: dict[str, tuple[bool, float]] = field(default_factory=dict)  # state -> (wanted, factor)
+    ordinal_of_container: bool = False  # "checkbox of the last row": the ordinal counts rows
 
     @property
     def has_content(self) -> bool:
@@ -128,6 +130,19 @@ def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
         else:
             terms.append(Term(u, W_DIGITS if digits else W_CONTENT, ctx=ctx, joins=tuple(joins), digits=digits))
     return terms
+
+
+def _counts_containers(units: list[Unit], i: int, main: list) -> bool:
+    """Is the ordinal just before ``units[i]`` counting the containers that word names, with
+    the target before it ("checkbox of the last row", "edit in the second card")?"""
+    if i >= len(units) or units[i].phrase or units[i].words[0] not in CONTAINER_NOUNS:
+        return False
+    j = i - 2
+    while j >= 0 and not units[j].phrase and units[j].words[0] == "the":
+        j -= 1
+    if j < 0 or units[j].phrase or units[j].words[0] not in CONTAINER_PREPS:
+        return False
+    return any(not u.stop for u, _ in main)
 
 
 def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -> ParsedQuery:
@@ -215,6 +230,10 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
             if not literal_pair:
                 pq.ordinal = vocab.ORDINALS[w]
                 i += 1
+                if _counts_containers(units, i, main):
+                    pq.ordinal_of_container = True
+                    i += 1
+                    in_ctx = False
                 continue
         # ---- context preposition
         if w is not None and w in _PREP_CTX and not u.phrase:

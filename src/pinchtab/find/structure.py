@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import vocab
+from . import container_ordinal, vocab
 from .descriptors import ElementDescriptor
 from .pageindex import PageIndex
 from .query import ParsedQuery, Term
@@ -60,7 +60,7 @@ def apply_structure(pt: PageTerms, states: ElementStates, pq: ParsedQuery, tvs: 
     apply_term_penalties(pq, tvs, score)
     apply_exclusions(pt, pq, score)
     apply_position(pt, pq, score)
-    apply_ordinal(page, pq, score, lex, prior)
+    apply_ordinal(page, pq, score, lex, prior, pt.desc)
 
 
 def apply_modal(page: PageIndex, pq: ParsedQuery, score: np.ndarray) -> None:
@@ -113,7 +113,8 @@ def apply_position(pt: PageTerms, pq: ParsedQuery, score: np.ndarray) -> None:
         score[cand] *= 0.6 + 0.4 * p
 
 
-def apply_ordinal(page: PageIndex, pq: ParsedQuery, score: np.ndarray, lex: np.ndarray, prior: np.ndarray) -> None:
+def apply_ordinal(page: PageIndex, pq: ParsedQuery, score: np.ndarray, lex: np.ndarray, prior: np.ndarray,
+                  desc: Sequence[ElementDescriptor] = ()) -> None:
     """An ordinal ("the third delete button") among the comparable matches (same role, similar
     lexical score), in document order: the pick becomes the best match."""
     if pq.ordinal is None:
@@ -124,9 +125,11 @@ def apply_ordinal(page: PageIndex, pq: ParsedQuery, score: np.ndarray, lex: np.n
         lead = int(live[np.argmax(lp)])
         group = live[(lex[live] >= ORDINAL_GROUP * lex[lead]) & (page.role_ids[live] == page.role_ids[lead])]
         k = pq.ordinal
-        if group.size >= abs(k):
+        pick = container_ordinal.pick(desc, group, score, k) if pq.ordinal_of_container and desc else None
+        if pick is not None or group.size >= abs(k):
             top = float(score.max())
-            pick = int(group[k - 1] if k > 0 else group[k])
+            if pick is None:
+                pick = int(group[k - 1] if k > 0 else group[k])
             # everything else stays clearly below the pick
             np.minimum(score, max(0.0, top - ORDINAL_MARGIN), out=score)
             score[pick] = top
