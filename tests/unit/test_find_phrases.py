@@ -39,3 +39,12 @@ def test_change_is_a_verb_the_object_decides():
 def test_turn_off_phrase_is_only_a_verb():
     res = find("turn off marketing", SETTINGS, explain=True)
     assert res["best_ref"] == "e3"
+
+
+def test_file_input_is_an_upload():
+    page = [
+        {"ref": "e0", "role": "button", "name": "Resume/CV *: No file chosen", "type": "file"},
+        {"ref": "e1", "role": "textbox", "name": "Cover letter"},
+        {"ref": "e2", "role": "button", "name": "Apply"},
+    ]
+    assert find("upload my CV", page)["best_ref"] == "e0"

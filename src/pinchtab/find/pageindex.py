@@ -236,7 +236,7 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
             p = owns.get((value, F_VALUE, 0.5))
             pids.append(own(emb, value, F_VALUE, 0.5) if p is None else p)
             prow.append(i)
-        text = d.input_type
+        text = vocab.INPUT_TYPE_TEXT.get(d.input_type, d.input_type)
         if text:
             we = 0.5 if text is value or text is column else 0.7
             p = owns.get((text, F_TYPE, we))

@@ -216,6 +216,8 @@ ROLE_TEXT: dict[str, str] = {
     "img": "image", "heading": "heading title", "slider": "slider", "dialog": "dialog modal",
     "alertdialog": "dialog modal alert", "row": "row", "cell": "cell", "columnheader": "column",
 }
+# A typed input's type -> words describing it ("upload my CV" is the file input)
+INPUT_TYPE_TEXT: dict[str, str] = {"file": "file upload", "tel": "phone number", "url": "website url"}
 # Ancestor role -> context words (so "in the dialog", "from the menu" find descendants).
 CONTAINER_ROLE_TEXT: dict[str, str] = {
     "dialog": "dialog modal popup", "alertdialog": "dialog modal popup alert notification",
