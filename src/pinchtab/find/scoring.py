@@ -62,7 +62,12 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         if tv.n_rows.size:
             h_idx.append(tv.n_rows)
             h_val.append(tv.n_vals)
-        wl.append(t.weight * pt.idf(tv.df))
+        if t.ctx and not t.role and not tv.c_rows.size and not tv.x_rows.size:
+            # "in the track list" where the page calls no container so: it cannot tell
+            # elements apart, and only lowers every score
+            wl.append(0.0)
+        else:
+            wl.append(t.weight * pt.idf(tv.df))
         bonus.append(t.bonus)
     w = np.array(wl, dtype=_F32)
     flat = S.reshape(-1)
