@@ -24,6 +24,7 @@ match when nothing else matched).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -92,8 +93,9 @@ def _widen(st: str) -> frozenset[str]:
     return frozenset({st})
 
 
-def parse(query: str) -> tuple[int, list[frozenset[str]]] | None:
-    """(direction, what is adjusted: one set of stems per query word) or None."""
+@lru_cache(maxsize=4096)
+def parse(query: str) -> tuple[int, tuple[frozenset[str], ...]] | None:
+    """(direction, what is adjusted: one set of stems per query word) or None (cached per text)."""
     ws = _words(query)
     direction = 0
     implied = ""
@@ -114,7 +116,7 @@ def parse(query: str) -> tuple[int, list[frozenset[str]]] | None:
         what.append(_widen(stem(implied)))
     if not what:
         return None
-    return direction, what
+    return direction, tuple(what)
 
 
 class _Texts:
@@ -133,7 +135,7 @@ class _Texts:
             self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
 
 
-def _covered(what: list[frozenset[str]], words: frozenset[str]) -> float:
+def _covered(what: tuple[frozenset[str], ...], words: frozenset[str]) -> float:
     return sum(1 for g in what if g & words) / len(what)
 
 
