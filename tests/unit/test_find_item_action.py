@@ -38,3 +38,20 @@ def test_item_without_the_action_keeps_its_title():
     assert find("garage tab", TILES)["best_ref"] == "e0"
     # no control of that action in the item: the plain ranking stands
     assert find("unlock the garage", TILES)["best_ref"] != "e2"
+
+
+ORDERS = [{"ref": "e0", "role": "link", "name": "Orders", "section": "Sidebar"}]
+for _n in (1003, 1004):
+    _row = f"#{_n} Jun 2 Dana Okafor $57.25 Refunded"
+    ORDERS += [
+        {"ref": f"e{_n}1", "role": "checkbox", "name": f"Select order #{_n}", "parent": _row},
+        {"ref": f"e{_n}2", "role": "link", "name": f"#{_n}", "parent": _row},
+        {"ref": f"e{_n}3", "role": "button", "name": f"Delete order #{_n}", "parent": _row},
+    ]
+
+
+def test_open_item_without_open_control_picks_its_own_link():
+    # no "Open"/"View" control in the row: the row's link named by the identifier
+    assert find("open order #1004", ORDERS)["best_ref"] == "e10042"
+    # other verbs keep the ranking: "select" names the checkbox itself
+    assert find("select order #1004", ORDERS)["best_ref"] == "e10041"

@@ -52,6 +52,7 @@ for _verbs, _controls in (
     for _v in _verbs:
         ACTIONS[_v] = frozenset(_controls) | {_v}
 
+_OPENING = frozenset({"open", "view", "show", "see"})
 _STOP = frozenset({"the", "a", "an", "my", "this", "that", "these", "those", "on", "of", "one", "some", "please",
                    "it", "its", "item", "for"})
 _DEST_PREP = frozenset({"to", "into", "in", "onto"})
@@ -104,6 +105,29 @@ class _Items:
             self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
 
 
+def _first_word(query: str) -> str:
+    ws = _words(query)
+    return ws[0] if ws else ""
+
+
+def _open_item_link(descriptors, it: "_Items", item: list[str], score: np.ndarray, best: int) -> None:
+    """"open order #1004" with no Open control in the item: the item's own link, the one whose
+    whole name is among the item words (its title or identifier), rather than a checkbox or a
+    button that also names the item."""
+    if descriptors[best].role == "link":
+        return
+    words = frozenset(item)
+    b = descriptors[best]
+    home = (b.item, b.parent)  # the item the best match sits in: the link must sit there too
+    if not any(home):
+        return
+    picks = [i for i, d in enumerate(descriptors)
+             if d.role == "link" and (d.item, d.parent) == home and it.own_stems[i] and it.own_stems[i] <= words
+             and score[i] > 0]
+    if len(picks) == 1:
+        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
+
+
 def _coverage(item: list[str], words: frozenset[str]) -> float:
     return sum(1 for w in item if w in words) / len(item)
 
@@ -135,6 +159,8 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
         if cov >= ITEM_COVERAGE:
             cands.append((cov, i))
     if not cands:
+        if _first_word(query) in _OPENING:
+            _open_item_link(descriptors, it, item, score, best)
         return score
     cands.sort(reverse=True)
     if len(cands) > 1 and cands[1][0] == cands[0][0]:
