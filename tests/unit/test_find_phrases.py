@@ -48,3 +48,14 @@ def test_file_input_is_an_upload():
         {"ref": "e2", "role": "button", "name": "Apply"},
     ]
     assert find("upload my CV", page)["best_ref"] == "e0"
+
+
+def test_overlapping_phrases_of_one_meaning_are_one_unit():
+    from pinchtab.find.lexical import query_units
+    assert [u.text for u in query_units("play audio version")] == ["play audio version"]
+    page = [
+        {"ref": "e0", "role": "button", "name": "Listen to this article, 6 minutes"},
+        {"ref": "e1", "role": "button", "name": "Close"},
+        {"ref": "e2", "role": "link", "name": "Opinion"},
+    ]
+    assert find("play audio version", page)["best_ref"] == "e0"

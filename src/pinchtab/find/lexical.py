@@ -212,11 +212,30 @@ def _match_phrases(stems: list[str]) -> list[tuple[int, int, dict[str, float] | 
                 hit = (i, i + L, c, r)
                 break
         if hit:
+            hit = _extend_overlap(stems, hit)
             out.append(hit)
             i = hit[1]
         else:
             i += 1
     return out
+
+
+def _extend_overlap(stems: list[str], hit):
+    """"play audio version": "play audio" and "audio version" overlap and mean the same
+    thing, so they are one phrase (its last word is not left over as a word of its own)."""
+    s, e, c, r = hit
+    while c and r is None:
+        nxt = None
+        for L in range(min(_MAX_PHRASE, len(stems) - e + 1), 1, -1):
+            c2 = _PHRASES.get(tuple(stems[e - 1 : e - 1 + L]))
+            if c2 and any(q >= SYN_QUALITY and c2.get(k, 0.0) >= SYN_QUALITY for k, q in c.items()):
+                nxt = (e - 1 + L, c2)
+                break
+        if nxt is None:
+            break
+        e = nxt[0]
+        c = {k: max(q, nxt[1].get(k, 0.0)) for k, q in {**nxt[1], **c}.items()}
+    return s, e, c, r
 
 
 # ---------------------------------------------------------------------------------------
