@@ -55,3 +55,19 @@ def test_open_item_without_open_control_picks_its_own_link():
     assert find("open order #1004", ORDERS)["best_ref"] == "e10042"
     # other verbs keep the ranking: "select" names the checkbox itself
     assert find("select order #1004", ORDERS)["best_ref"] == "e10041"
+
+
+SHOP = [
+    {"ref": "e0", "role": "link", "name": "Wishlist", "section": "Header"},
+    {"ref": "e1", "role": "link", "name": "Cart, 2 items", "section": "Header"},
+    {"ref": "e2", "role": "heading", "name": "Trailhead Merino Hoodie"},
+    {"ref": "e3", "role": "button", "name": "Add to cart", "heading": "Trailhead Merino Hoodie"},
+    {"ref": "e4", "role": "button", "name": "Add to wishlist", "heading": "Trailhead Merino Hoodie"},
+]
+
+
+def test_action_to_a_destination_picks_the_control_not_the_destination_link():
+    assert find("save item to wishlist", SHOP)["best_ref"] == "e4"
+    assert find("save this to my wishlist", SHOP)["best_ref"] == "e4"
+    # naming the destination alone still means the destination
+    assert find("wishlist", SHOP)["best_ref"] == "e0"

@@ -30,6 +30,7 @@ import numpy as np
 
 from .lexical import stem
 from .typos import per_index
+from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "parse"]
 
@@ -78,7 +79,6 @@ _FILLER = frozenset({"the", "a", "an", "it", "its", "my", "this", "that", "to", 
 _WORD = re.compile(r"[^\W_]+|[+−]")
 _STEMMED_GROUPS = tuple(frozenset(stem(w) for w in g) for g in QUANTITIES)
 COVERAGE = 0.5
-LIFT = 0.02
 ALONE = 0.45  # the score when nothing else matched: low confidence
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from .lexical import stem
 from .typos import per_index
+from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "ACTIONS"]
 
@@ -60,7 +61,6 @@ _DEST = frozenset({"order", "cart", "basket", "bag", "list", "library", "favouri
                    "queue", "playlist", "trolley"})
 _WORD = re.compile(r"[^\W_]+")
 ITEM_COVERAGE = 0.6
-LIFT = 0.02
 
 
 def _words(s: str) -> list[str]:
@@ -83,6 +83,40 @@ def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     if not item:
         return None
     return ACTIONS[ws[0]], item
+
+
+def parse_destination(query: str) -> str | None:
+    """The destination of "<action> [this|the item] to my <destination>" naming no item
+    ("save item to wishlist", "add this to my basket"), else None."""
+    ws = _words(query)
+    if len(ws) < 3 or ws[0] not in ACTIONS or ws[-1] not in _DEST:
+        return None
+    between = ws[1:-1]
+    if not any(w in _DEST_PREP for w in between) or any(w not in _STOP and w not in _DEST_PREP for w in between):
+        return None
+    return ws[-1]
+
+
+def _to_destination(descriptors, static: np.ndarray, query: str, score: np.ndarray, dest: str) -> None:
+    """"save item to wishlist": the control that puts the page's item there ("Add to
+    wishlist"), not the link to the destination itself ("Wishlist" in the header)."""
+    best = int(np.argmax(score))
+    if score[best] <= 0:
+        return
+    dest_st = stem(dest)
+    own_best = {stem(w) for w in _words(descriptors[best].name)}
+    if own_best - {dest_st}:
+        return  # the best match says more than the destination: leave it
+    verbs = ACTIONS[_words(query)[0]] | {"add", "move", "save"}
+    picks = []
+    for i, d in enumerate(descriptors):
+        if static[i] or d.role == "link" or i == best:
+            continue
+        own = set(_words(d.name))
+        if own & verbs and dest_st in {stem(w) for w in own} and own & _DEST_PREP:
+            picks.append(i)
+    if len(picks) == 1:
+        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
 
 
 class _Items:
@@ -139,6 +173,9 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
         return score
     parsed = parse(query)
     if parsed is None:
+        dest = parse_destination(query)
+        if dest is not None:
+            _to_destination(descriptors, static, query, score, dest)
         return score
     best = int(np.argmax(score))
     if score[best] <= 0:

@@ -28,6 +28,7 @@ import numpy as np
 from . import vocab
 from .lexical import stem
 from .typos import per_index
+from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "parse"]
 
@@ -37,7 +38,6 @@ _FILLER = _DETS | frozenset({"my", "our", "your", "of", "in", "on", "to", "pleas
 _SAYS_SEARCH = frozenset({"search", "find", "filter", "look", "lookup"})
 _FIELD_ROLES = frozenset({"textbox", "combobox", "textarea", "input", "textfield"})
 _WORD = re.compile(r"[^\W_]+")
-LIFT = 0.02
 AROUND = 0.5
 ALONE = 0.45
 

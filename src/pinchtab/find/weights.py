@@ -82,6 +82,9 @@ ORDINAL_GROUP = 0.95
 MISSING_IDENTIFIER_PENALTY = 0.5
 ANTONYM_PENALTY = 0.7
 TIE_EPS = 0.02
+# how far a post-scoring pass (item action, adjust, search) lifts its pick over the former best:
+# above TIE_EPS, so the pick is not settled back into a tie
+PASS_LIFT = 0.03
 ORDINAL_MARGIN = 0.05
 TIE_POOL = 16
 
