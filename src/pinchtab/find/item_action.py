@@ -19,6 +19,7 @@ Then the candidate becomes the best match (just above the former best).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -67,8 +68,10 @@ def _words(s: str) -> list[str]:
     return _WORD.findall(s.lower())
 
 
+@lru_cache(maxsize=4096)
 def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
-    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None."""
+    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None
+    (cached per text: treat as read-only)."""
     ws = _words(query)
     if len(ws) < 2 or ws[0] not in ACTIONS:
         return None
@@ -85,6 +88,7 @@ def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     return ACTIONS[ws[0]], item
 
 
+@lru_cache(maxsize=4096)
 def parse_destination(query: str) -> str | None:
     """The destination of "<action> [this|the item] to my <destination>" naming no item
     ("save item to wishlist", "add this to my basket"), else None."""
