@@ -13,7 +13,12 @@ than the control does, so the plain ranking picks the title. This pass runs afte
   words, is the candidate; exactly one must cover them best;
 * the current best match is not such a control but an element naming the item.
 
-Then the candidate becomes the best match (just above the former best).
+Then the candidate becomes the best match (just above the former best). Two fallbacks:
+
+* "open order #1004" when the item holds no Open/View control: the item's own link, the one
+  whose whole name is among the item words, over its checkbox or Delete button;
+* "save item to wishlist" (an action to a destination, no item named): the control that puts
+  the page's item there ("Add to wishlist") over the destination's own link ("Wishlist").
 """
 
 from __future__ import annotations
@@ -88,41 +93,6 @@ def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     return ACTIONS[ws[0]], item
 
 
-@lru_cache(maxsize=4096)
-def parse_destination(query: str) -> str | None:
-    """The destination of "<action> [this|the item] to my <destination>" naming no item
-    ("save item to wishlist", "add this to my basket"), else None."""
-    ws = _words(query)
-    if len(ws) < 3 or ws[0] not in ACTIONS or ws[-1] not in _DEST:
-        return None
-    between = ws[1:-1]
-    if not any(w in _DEST_PREP for w in between) or any(w not in _STOP and w not in _DEST_PREP for w in between):
-        return None
-    return ws[-1]
-
-
-def _to_destination(descriptors, static: np.ndarray, query: str, score: np.ndarray, dest: str) -> None:
-    """"save item to wishlist": the control that puts the page's item there ("Add to
-    wishlist"), not the link to the destination itself ("Wishlist" in the header)."""
-    best = int(np.argmax(score))
-    if score[best] <= 0:
-        return
-    dest_st = stem(dest)
-    own_best = {stem(w) for w in _words(descriptors[best].name)}
-    if own_best - {dest_st}:
-        return  # the best match says more than the destination: leave it
-    verbs = ACTIONS[_words(query)[0]] | {"add", "move", "save"}
-    picks = []
-    for i, d in enumerate(descriptors):
-        if static[i] or d.role == "link" or i == best:
-            continue
-        own = set(_words(d.name))
-        if own & verbs and dest_st in {stem(w) for w in own} and own & _DEST_PREP:
-            picks.append(i)
-    if len(picks) == 1:
-        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
-
-
 class _Items:
     """Per index: each element's own-text words and item-context stems (lazily, once)."""
 
@@ -141,29 +111,6 @@ class _Items:
             # the repeated item around it and its nearest heading: a tile's inner row is an
             # item too ("View live Recorded clips"), its heading names the tile
             self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
-
-
-def _first_word(query: str) -> str:
-    ws = _words(query)
-    return ws[0] if ws else ""
-
-
-def _open_item_link(descriptors, it: "_Items", item: list[str], score: np.ndarray, best: int) -> None:
-    """"open order #1004" with no Open control in the item: the item's own link, the one whose
-    whole name is among the item words (its title or identifier), rather than a checkbox or a
-    button that also names the item."""
-    if descriptors[best].role == "link":
-        return
-    words = frozenset(item)
-    b = descriptors[best]
-    home = (b.item, b.parent)  # the item the best match sits in: the link must sit there too
-    if not any(home):
-        return
-    picks = [i for i, d in enumerate(descriptors)
-             if d.role == "link" and (d.item, d.parent) == home and it.own_stems[i] and it.own_stems[i] <= words
-             and score[i] > 0]
-    if len(picks) == 1:
-        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
 
 
 def _coverage(item: list[str], words: frozenset[str]) -> float:
@@ -209,3 +156,61 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
     pick = cands[0][1]
     score[pick] = min(1.0, float(score[best]) + LIFT)
     return score
+
+
+@lru_cache(maxsize=4096)
+def parse_destination(query: str) -> str | None:
+    """The destination of "<action> [this|the item] to my <destination>" naming no item
+    ("save item to wishlist", "add this to my basket"), else None."""
+    ws = _words(query)
+    if len(ws) < 3 or ws[0] not in ACTIONS or ws[-1] not in _DEST:
+        return None
+    between = ws[1:-1]
+    if not any(w in _DEST_PREP for w in between) or any(w not in _STOP and w not in _DEST_PREP for w in between):
+        return None
+    return ws[-1]
+
+
+def _to_destination(descriptors, static: np.ndarray, query: str, score: np.ndarray, dest: str) -> None:
+    """"save item to wishlist": the control that puts the page's item there ("Add to
+    wishlist"), not the link to the destination itself ("Wishlist" in the header)."""
+    best = int(np.argmax(score))
+    if score[best] <= 0:
+        return
+    dest_st = stem(dest)
+    own_best = {stem(w) for w in _words(descriptors[best].name)}
+    if own_best - {dest_st}:
+        return  # the best match says more than the destination: leave it
+    verbs = ACTIONS[_words(query)[0]] | {"add", "move", "save"}
+    picks = []
+    for i, d in enumerate(descriptors):
+        if static[i] or d.role == "link" or i == best:
+            continue
+        own = set(_words(d.name))
+        if own & verbs and dest_st in {stem(w) for w in own} and own & _DEST_PREP:
+            picks.append(i)
+    if len(picks) == 1:
+        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
+
+
+def _first_word(query: str) -> str:
+    ws = _words(query)
+    return ws[0] if ws else ""
+
+
+def _open_item_link(descriptors, it: "_Items", item: list[str], score: np.ndarray, best: int) -> None:
+    """"open order #1004" with no Open control in the item: the item's own link, the one whose
+    whole name is among the item words (its title or identifier), rather than a checkbox or a
+    button that also names the item."""
+    if descriptors[best].role == "link":
+        return
+    words = frozenset(item)
+    b = descriptors[best]
+    home = (b.item, b.parent)  # the item the best match sits in: the link must sit there too
+    if not any(home):
+        return
+    picks = [i for i, d in enumerate(descriptors)
+             if d.role == "link" and (d.item, d.parent) == home and it.own_stems[i] and it.own_stems[i] <= words
+             and score[i] > 0]
+    if len(picks) == 1:
+        score[picks[0]] = min(1.0, float(score[best]) + LIFT)
