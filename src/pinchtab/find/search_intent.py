@@ -27,6 +27,7 @@ import numpy as np
 
 from . import vocab
 from .lexical import stem
+from .passes import covers, unique_best
 from .typos import per_index
 from .weights import PASS_LIFT as LIFT
 
@@ -38,7 +39,6 @@ _FILLER = _DETS | frozenset({"my", "our", "your", "of", "in", "on", "to", "pleas
 _SAYS_SEARCH = frozenset({"search", "find", "filter", "look", "lookup"})
 _FIELD_ROLES = frozenset({"textbox", "combobox", "textarea", "input", "textfield"})
 _WORD = re.compile(r"[^\W_]+")
-AROUND = 0.5
 ALONE = 0.45
 
 
@@ -100,10 +100,7 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
     if score[best] > 0 and fields.says[best] and not static[best]:
         return score  # the best match is a search control already
     # the object in the field's own text ("Search in playlist") counts more than around it
-    covers = [sum(1.0 if w in own else AROUND if w in around else 0.0 for w in obj) / len(obj)
-              for own, around in zip(fields.own, fields.around)]
-    top = max(covers)
-    tops = [r for r, c in zip(fields.rows, covers) if c == top]
+    tops, top = unique_best(fields.rows, covers(obj, fields.own, fields.around))
     if top > 0 and len(tops) > 1:
         return score  # two fields search that: no guess
     pick = tops[0]
