@@ -59,3 +59,9 @@ def test_item_context_picks_the_row():
 def test_no_direction_leaves_the_ranking_alone():
     assert find("servings", RECIPE)["best_ref"] in ("e2", "e0")
     assert find("hearty minestrone", RECIPE)["best_ref"] == "e4"
+
+
+def test_positions_and_phrasal_verbs_are_not_directions():
+    assert parse("button in the lower left corner") is None
+    assert parse("set up my account") is None
+    assert parse("lower the volume")[0] == DOWN

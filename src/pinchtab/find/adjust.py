@@ -61,7 +61,7 @@ COMPARATIVES: dict[str, tuple[int, str]] = {
     "decrease": (DOWN, ""), "reduce": (DOWN, ""), "decrement": (DOWN, ""),
 }
 # "turn it up", "turn the heating down": a particle after one of these verbs
-_PARTICLE_VERBS = frozenset({"turn", "crank", "bump", "dial", "put", "set", "move"})
+_PARTICLE_VERBS = frozenset({"turn", "crank", "bump", "dial", "move"})  # not "set up", "put down"
 _PARTICLES = {"up": UP, "down": DOWN}
 
 # words a control says for each direction (own text; "+" and "−" count as words)
@@ -71,6 +71,7 @@ _SAYS = {
     DOWN: frozenset({"decrease", "decrement", "lower", "down", "minus", "-", "−", "less", "fewer", "reduce",
                      "quieter", "cooler", "dimmer", "slower", "smaller"}),
 }
+_SIDES = frozenset({"left", "right", "side", "corner", "half", "part", "edge"})
 _RANGE_ROLES = frozenset({"slider", "spinbutton"})
 _FILLER = frozenset({"the", "a", "an", "it", "its", "my", "this", "that", "to", "for", "of", "on", "in", "please",
                      "make", "turn", "crank", "bump", "dial", "put", "set", "move", "get", "give", "one", "bit",
@@ -101,8 +102,8 @@ def parse(query: str) -> tuple[int, tuple[frozenset[str], ...]] | None:
     implied = ""
     rest: list[str] = []
     for i, w in enumerate(ws):
-        if w in COMPARATIVES and not direction:
-            direction, implied = COMPARATIVES[w]
+        if w in COMPARATIVES and not direction and not (i + 1 < len(ws) and ws[i + 1] in _SIDES):
+            direction, implied = COMPARATIVES[w]  # ("lower left corner" is a position)
             continue
         if w in _PARTICLES and not direction and any(v in _PARTICLE_VERBS for v in ws[:i]):
             direction = _PARTICLES[w]
