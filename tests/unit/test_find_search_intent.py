@@ -33,3 +33,8 @@ def test_search_request_picks_the_field():
 def test_a_search_control_already_best_stays():
     assert find("search for flights", FLIGHTS)["best_ref"] == "e1"
     assert find("liked songs", MUSIC)["best_ref"] == "e0"
+
+
+def test_a_definite_object_is_a_thing_not_a_search():
+    assert parse("find the pricing page") is None
+    assert parse("browse the catalog") is None

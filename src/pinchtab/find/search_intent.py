@@ -5,7 +5,7 @@ for an element that happens to name the object: "find a song" is not the "Liked 
 The lexical ranking cannot tell, since the object is what the other element says. This pass
 runs after scoring:
 
-* the query is "<find|search|filter|browse> <a|an|this|the|for|some|any|another> <object>" or
+* the query is "<find|search|filter> <a|an|this|for|some|any|another> <object>" or
   "look for|up <object>", with no role word (then the role decides: "find the login button");
 * the current best match is not itself a search control (its own text says search, find or
   filter: "Search flights" for "search for flights" stays);
@@ -33,9 +33,10 @@ from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "parse"]
 
-VERBS = frozenset({"find", "search", "filter", "browse"})
-_DETS = frozenset({"a", "an", "this", "the", "for", "some", "any", "another", "these", "other", "through"})
-_FILLER = _DETS | frozenset({"my", "our", "your", "of", "in", "on", "to", "please", "me", "new", "different"})
+VERBS = frozenset({"find", "search", "filter"})
+# indefinite or demonstrative: "find a song" searches, "find the pricing page" names a thing
+_DETS = frozenset({"a", "an", "this", "for", "some", "any", "another", "these", "other", "through"})
+_FILLER = _DETS | frozenset({"the", "my", "our", "your", "of", "in", "on", "to", "please", "me", "new", "different"})
 _SAYS_SEARCH = frozenset({"search", "find", "filter", "look", "lookup"})
 _FIELD_ROLES = frozenset({"textbox", "combobox", "textarea", "input", "textfield"})
 _WORD = re.compile(r"[^\W_]+")
