@@ -30,3 +30,7 @@ def test_write_picks_the_field_not_the_send_button():
 
 def test_a_control_that_says_the_verb_stays():
     assert find("write a review", SHOP)["best_ref"] == "e0"
+
+
+def test_type_of_is_a_noun():
+    assert parse("type of payment") is None

@@ -28,7 +28,7 @@ from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "parse"]
 
-VERBS = frozenset({"write", "type", "fill", "enter"})
+VERBS = frozenset({"write", "type", "fill"})  # not "enter" ("enter the chat" goes in)
 _FILLER = frozenset({"a", "an", "the", "my", "your", "our", "this", "some", "in", "out", "into", "here", "please",
                      "new", "short", "quick"})
 _FIELD_ROLES = frozenset({"textbox", "textarea"})
@@ -43,8 +43,8 @@ def _words(s: str) -> list[str]:
 def parse(query: str) -> tuple[str, tuple[str, ...]] | None:
     """(verb, the object's stems) of a request to write something, or None."""
     ws = _words(query)
-    if len(ws) < 2 or ws[0] not in VERBS:
-        return None
+    if len(ws) < 2 or ws[0] not in VERBS or ws[1] in ("of", "s"):
+        return None  # "type of payment" names a field, it does not ask to type
     obj = tuple(stem(w) for w in ws[1:] if w not in _FILLER)
     return (ws[0], obj) if obj else None
 
