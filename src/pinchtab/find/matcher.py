@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import BadRequest
 from .descriptors import ElementDescriptor, build_descriptors
-from . import adjust, item_action, search_intent, semantic_tier, text_entry
+from . import adjust, item_action, leading_verb, search_intent, semantic_tier, text_entry
 from .embedding import HashingEmbedder
 from .lru import LRU
 from .pageindex import PageIndex, build_page_index
@@ -180,6 +180,7 @@ class ElementIndex:
         adjust.apply(self, self._desc, self._page.static, query, score)
         search_intent.apply(self, self._desc, self._page.static, query, score)
         text_entry.apply(self, self._desc, self._page.static, query, score)
+        leading_verb.apply(self, self._desc, self._page.static, query, score)
         semantic_tier.apply(self, self._desc, self._page.static, query, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
