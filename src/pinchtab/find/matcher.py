@@ -79,6 +79,10 @@ __all__ = [
 ]
 
 _F32 = np.float32
+# post-scoring passes, in order: each may lift one element for a query feature it recognises
+# (an action on a named item, adjusting a quantity, a search or writing request, a near-tie
+# its labels' first words settle); the semantic tier last, for what nothing else matched
+_PASSES = (item_action, adjust, search_intent, text_entry, leading_verb, semantic_tier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +180,8 @@ class ElementIndex:
         score[(lex < internal) & (emb < internal)] = 0.0  # below on both sides
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
         score.clip(0.0, 1.0, out=score)
-        item_action.apply(self, self._desc, self._page.static, query, score)
-        adjust.apply(self, self._desc, self._page.static, query, score)
-        search_intent.apply(self, self._desc, self._page.static, query, score)
-        text_entry.apply(self, self._desc, self._page.static, query, score)
-        leading_verb.apply(self, self._desc, self._page.static, query, score)
-        semantic_tier.apply(self, self._desc, self._page.static, query, score)
+        for p in _PASSES:
+            p.apply(self, self._desc, self._page.static, query, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL
