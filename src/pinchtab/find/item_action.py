@@ -73,10 +73,8 @@ def _words(s: str) -> list[str]:
     return _WORD.findall(s.lower())
 
 
-@lru_cache(maxsize=4096)
 def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
-    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None
-    (cached per text: treat as read-only)."""
+    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None."""
     ws = _words(query)
     if len(ws) < 2 or ws[0] not in ACTIONS:
         return None
