@@ -91,24 +91,39 @@ def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     return ACTIONS[ws[0]], item
 
 
+TEXT_CACHE_MAX = 20_000  # element texts whose word sets are kept (process-wide; consecutive snapshots repeat them)
+_ROW_WORDS: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+
+
+def _row_words(name: str, label: str, title: str, description: str, item: str,
+               heading: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(own-text words, their stems, item-context stems) of an element's texts (cached)."""
+    key = (name, label, title, description, item, heading)
+    t = _ROW_WORDS.get(key)
+    if t is None:
+        own = set(_words(" ".join((name, label, title, description))))
+        if "+" in (name or "") or "＋" in (name or ""):
+            own.add("add")
+        # the repeated item around it and its nearest heading: a tile's inner row is an
+        # item too ("View live Recorded clips"), its heading names the tile
+        t = (frozenset(own), frozenset(stem(w) for w in own),
+             frozenset(stem(w) for w in _words(f"{item} {heading}")))
+        if len(_ROW_WORDS) >= TEXT_CACHE_MAX:
+            _ROW_WORDS.clear()
+        _ROW_WORDS[key] = t
+    return t
+
+
 class _Items:
     """Per index: each element's own-text words and item-context stems (lazily, once)."""
 
     __slots__ = ("own", "ctx", "own_stems")
 
     def __init__(self, descriptors) -> None:
-        self.own: list[frozenset[str]] = []
-        self.own_stems: list[frozenset[str]] = []
-        self.ctx: list[frozenset[str]] = []
-        for d in descriptors:
-            own = set(_words(" ".join((d.name, d.label, d.title, d.description))))
-            if "+" in (d.name or "") or "＋" in (d.name or ""):
-                own.add("add")
-            self.own.append(frozenset(own))
-            self.own_stems.append(frozenset(stem(w) for w in own))
-            # the repeated item around it and its nearest heading: a tile's inner row is an
-            # item too ("View live Recorded clips"), its heading names the tile
-            self.ctx.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading}")))
+        rows = [_row_words(d.name, d.label, d.title, d.description, d.item, d.heading) for d in descriptors]
+        self.own: list[frozenset[str]] = [r[0] for r in rows]
+        self.own_stems: list[frozenset[str]] = [r[1] for r in rows]
+        self.ctx: list[frozenset[str]] = [r[2] for r in rows]
 
 
 def _coverage(item: list[str], words: frozenset[str]) -> float:

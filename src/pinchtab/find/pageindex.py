@@ -41,6 +41,7 @@ __all__ = ["PageIndex", "PageVocab", "PageFuzzy", "PagePairs", "build_page_index
 _F32 = np.float32
 _WORDY = re.compile(r"[^\W_]{2,}")
 SMALL_PAIRS = 256  # up to this many own-text parts, the page's word pairs are gathered in Python
+SHARED_ROWS_MIN = 256  # from this many rows, rows sharing their one part are embedded once
 
 
 class PageVocab:
@@ -159,6 +160,18 @@ def _features_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray, pr
     lens = arr.e_len[pids]
     idx = gather(arr.e_off[pids], lens)
     return emb.matrix_from_features(n, np.repeat(prow, lens), arr.slots[idx], arr.fvals[idx])
+
+
+def _shared_rows_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray, n: int) -> np.ndarray:
+    """Embedding matrix of rows made of one part each (``pids[row]``): each distinct part is
+    embedded once (siblings and table rows share their context), then rows are copied. A
+    row's floats depend only on its own features, so this is the same matrix, bit for bit."""
+    if n < SHARED_ROWS_MIN:
+        return _features_matrix(emb, arr, pids, np.arange(n, dtype=np.int64), n)
+    uniq, inverse = np.unique(pids, return_inverse=True)
+    if uniq.size * 2 > n:
+        return _features_matrix(emb, arr, pids, np.arange(n, dtype=np.int64), n)
+    return _features_matrix(emb, arr, uniq, np.arange(uniq.size, dtype=np.int64), int(uniq.size))[inverse]
 
 
 def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) -> PageIndex:
@@ -336,6 +349,6 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         lazy={
             "pos_hints": pos_hints,
             "fuzzy": lambda: PageFuzzy(specs, PageVocab.of(specs, arr.kinds, tables, 2)),
-            "ctx_matrix": lambda: _features_matrix(emb, arr, XP, rows, n),
+            "ctx_matrix": lambda: _shared_rows_matrix(emb, arr, XP, n),
         },
     )
