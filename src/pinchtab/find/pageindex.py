@@ -67,28 +67,32 @@ class PageVocab:
 
 class PageFuzzy:
     """Typo, prefix and abbreviation lookups over the page's typo-index words (what a
-    ``FuzzyIndex`` of them answers), from the process-wide index of every word seen."""
+    ``FuzzyIndex`` of them answers), from the process-wide index of every word seen.
 
-    __slots__ = ("_index", "_vocab", "_contains")
+    The page's typo-index words are its words (``vocab``) of kind 2: membership is tested
+    against the page vocabulary and the part cache's kinds, so nothing is built per page."""
+
+    __slots__ = ("_index", "_ids", "_page", "_kinds")
 
     def __init__(self, specs: PartCache, vocab_: PageVocab) -> None:
         self._index = specs.fuzzy
-        self._vocab = vocab_
-        self._contains = vocab_.__contains__
+        self._ids = vocab_.ids
+        self._page = vocab_.page
+        self._kinds = specs.kinds  # key id -> kind (append-only list)
 
-    def __contains__(self, w: str) -> bool:
-        return w in self._vocab
+    def __contains__(self, w: object) -> bool:
+        j = self._ids.get(w)
+        return j in self._page and self._kinds[j] >= 2
 
     def typos(self, w: str) -> list[tuple[str, int]]:
-        return self._index.typos(w, self._contains)
+        return self._index.typos(w, self.__contains__)
 
     def completions(self, prefix: str, limit: int = 8) -> list[str]:
-        return self._index.completions(prefix, self._contains, limit)
+        return self._index.completions(prefix, self.__contains__, limit)
 
     def prefixes_of(self, w: str, min_len: int = 3) -> list[str]:
         """Page words that are proper prefixes of ``w`` (``FuzzyIndex.prefixes_of``)."""
-        ids, page = self._vocab.ids, self._vocab.page
-        return [w[:k] for k in range(min_len, len(w)) if ids.get(w[:k]) in page]
+        return [w[:k] for k in range(min_len, len(w)) if w[:k] in self]
 
 
 class PagePairs:
@@ -348,7 +352,7 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         log_n=math.log(1.0 + n),
         lazy={
             "pos_hints": pos_hints,
-            "fuzzy": lambda: PageFuzzy(specs, PageVocab.of(specs, arr.kinds, tables, 2)),
+            "fuzzy": lambda: PageFuzzy(specs, page_vocab),
             "ctx_matrix": lambda: _shared_rows_matrix(emb, arr, XP, n),
         },
     )
