@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import repeat
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -178,11 +179,47 @@ def _shared_rows_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray,
     return _features_matrix(emb, arr, uniq, np.arange(uniq.size, dtype=np.int64), int(uniq.size))[inverse]
 
 
+def _own_parts(specs: PartCache, emb: HashingEmbedder, d: ElementDescriptor) -> tuple:
+    """(own-text part ids in the order the element's vector accumulates them, name part or -1,
+    name size, primary text, cacheable) of the element ``d``. Not cacheable by its texts
+    alone when its name is symbolic: then an identity test between its texts decides."""
+    own = specs.own
+    out: list[int] = []
+    name = d.name
+    dprim = d.primary
+    primary = name or dprim
+    symbolic = False
+    if name:
+        symbolic = not _WORDY.search(name)
+        if symbolic:
+            # an icon button named "+" or "⋮": its title/description is what it is called
+            primary = d.label or d.title or d.description or d.placeholder or d.name
+        out.append(own(emb, name, F_NAME, 1.0))
+    value, column = d.value, d.column
+    for text, w in ((d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
+                    (d.description, F_DESCRIPTION), (d.text, F_TEXT)):
+        if text:
+            out.append(own(emb, text, w, 0.5 if text is value or text is column else 0.7))
+    if column:
+        out.append(own(emb, column, F_COLUMN, 0.5))
+    if value:
+        out.append(own(emb, value, F_VALUE, 0.5))
+    text = vocab.INPUT_TYPE_TEXT.get(d.input_type, d.input_type)
+    if text:
+        out.append(own(emb, text, F_TYPE, 0.5 if text is value or text is column else 0.7))
+    if (not name or symbolic) and primary and primary is not name:
+        out.append(own(emb, primary, F_NAME, 1.0))
+    npid, nn = specs.name(primary) if primary else (-1, 1)
+    if d.href:
+        out.append(specs.href(d.href))
+    return tuple(out), npid, nn, dprim, not symbolic
+
+
 def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) -> PageIndex:
     """Index the descriptors ``desc`` (document order) for matching with ``emb``."""
     n = len(desc)
     specs = part_cache(emb)
-    owns, own, ctxs, names, hrefs = specs.owns, specs.own, specs.contexts, specs.names, specs.hrefs
+    ctxs, elems = specs.contexts, specs.elements
     n_name = [1] * n
     role_index: dict[str, int] = {"": 0}
     geom = np.full((n, 4), np.nan, dtype=_F32)
@@ -197,7 +234,6 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     roles: dict[tuple, tuple] = {}     # (role, disabled, interactive) -> (number, its role part)
     role_rows: list[tuple] = []         # number -> (role id, prior, static)
     rnum: list[int] = []                # element -> number
-    symbolic_of: dict[str, bool] = {}
 
     for i, d in enumerate(desc):
         rk = (d.role, d.disabled, d.interactive)
@@ -222,61 +258,30 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         rnum.append(r[0])
         pids.append(r[1])  # role text postings; the role's embedding feature comes first
         prow.append(i)
-        # own text, by field (weights: postings, embedding)
-        name = d.name
-        primary = name or d.primary
-        if name:
-            symbolic = symbolic_of.get(name)
-            if symbolic is None:
-                symbolic = symbolic_of[name] = not _WORDY.search(name)
-            if symbolic:
-                # an icon button named "+" or "⋮": its title/description is what it is called
-                primary = d.label or d.title or d.description or d.placeholder or d.name
-            p = owns.get((name, F_NAME, 1.0))
-            pids.append(own(emb, name, F_NAME, 1.0) if p is None else p)
-            prow.append(i)
-        else:
-            symbolic = False
+        # own text, by field: the parts are the same for every element with the same texts
         value, column = d.value, d.column
-        for text, w in ((d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
-                        (d.description, F_DESCRIPTION), (d.text, F_TEXT)):
-            if text:
-                we = 0.5 if text is value or text is column else 0.7
-                p = owns.get((text, w, we))
-                pids.append(own(emb, text, w, we) if p is None else p)
-                prow.append(i)
-        if column:
-            p = owns.get((column, F_COLUMN, 0.5))
-            pids.append(own(emb, column, F_COLUMN, 0.5) if p is None else p)
-            prow.append(i)
-        if value:
-            p = owns.get((value, F_VALUE, 0.5))
-            pids.append(own(emb, value, F_VALUE, 0.5) if p is None else p)
-            prow.append(i)
-        text = vocab.INPUT_TYPE_TEXT.get(d.input_type, d.input_type)
-        if text:
-            we = 0.5 if text is value or text is column else 0.7
-            p = owns.get((text, F_TYPE, we))
-            pids.append(own(emb, text, F_TYPE, we) if p is None else p)
-            prow.append(i)
-        if (not name or symbolic) and primary and primary is not name:
-            p = owns.get((primary, F_NAME, 1.0))
-            pids.append(own(emb, primary, F_NAME, 1.0) if p is None else p)
-            prow.append(i)
-        if primary:
-            nm = names.get(primary)
-            if nm is None:
-                nm = specs.name(primary)
-            npids.append(nm[0])
+        sig = (d.name, d.label, d.placeholder, d.title, d.description, d.text, column, value, d.input_type, d.href)
+        if value or column:
+            # a text that is the value or column object weighs as one (identity, not equality)
+            sig += tuple(t is value or t is column
+                         for t in (*sig[1:6], vocab.INPUT_TYPE_TEXT.get(d.input_type, d.input_type)))
+        e = elems.get(sig)
+        if e is None:
+            e = _own_parts(specs, emb, d)
+            if e[4]:
+                elems[sig] = e
+        ops, npid, nn, dprim = e[:4]
+        if ops:
+            pids.extend(ops)
+            prow.extend(repeat(i, len(ops)))
+        if npid >= 0:
+            npids.append(npid)
             nrow.append(i)
-            n_name[i] = nm[1]
-        if d.href:
-            p = hrefs.get(d.href)
-            pids.append(specs.href(d.href) if p is None else p)
-            prow.append(i)
+            n_name[i] = nn
         # context
         anc_roles = d.ancestor_roles
-        ck = (d.parent, d.section, d.heading if d.heading and d.heading != d.primary else "", d.item,
+        heading = d.heading
+        ck = (d.parent, d.section, heading if heading and heading != dprim else "", d.item,
               d.ancestors, anc_roles, d.in_dialog and "dialog" not in anc_roles)
         p = ctxs.get(ck)
         xpids.append(specs.context(emb, ck) if p is None else p)
@@ -288,9 +293,15 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
             modal[i] = True
 
     arr = specs.arrays()
-    role_ids = np.array([role_rows[k][0] for k in rnum], dtype=np.int32)
-    prior = np.array([role_rows[k][1] for k in rnum], dtype=_F32)
-    static = np.array([role_rows[k][2] for k in rnum], dtype=bool)
+    if n <= 64:
+        role_ids = np.array([role_rows[k][0] for k in rnum], dtype=np.int32)
+        prior = np.array([role_rows[k][1] for k in rnum], dtype=_F32)
+        static = np.array([role_rows[k][2] for k in rnum], dtype=bool)
+    else:  # a few distinct (role, state) rows, spread by number
+        num = np.array(rnum, dtype=np.intp)
+        role_ids = np.array([r[0] for r in role_rows], dtype=np.int32)[num]
+        prior = np.array([r[1] for r in role_rows], dtype=_F32)[num]
+        static = np.array([r[2] for r in role_rows], dtype=bool)[num]
     P = np.array(pids, dtype=np.int64)
     PR = np.array(prow, dtype=np.int64)
     XP = np.array(xpids, dtype=np.int64)

@@ -154,11 +154,13 @@ class PartCache:
         self.hrefs: dict[str, int] = {}
         self.contexts: dict[tuple, int] = {}
         self.names: dict[str, tuple[int, int]] = {}
+        # an element's own texts -> its own parts, name part, name size, primary text (pageindex)
+        self.elements: dict[tuple, tuple] = {}
         self.lock = threading.RLock()
 
     def full(self) -> bool:
         return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
-                or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
+                or len(self.elements) > SPEC_CACHE_MAX or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
 
     def arrays(self) -> PartArrays:
         """The arenas as they are now (a consistent view: parts are only ever appended), once
