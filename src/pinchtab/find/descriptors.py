@@ -185,15 +185,24 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
 
     # per element: parent ref (when the parent is another element), lowercase role
     prefs: list[str] = []
+    frees: list[str] = []        # free-text parent (a name, not a ref)
+    raw_roles: list[str] = []    # role as given (stripped)
     roles: list[str] = []
     role_by_ref: dict[str, str] = {}
     children: dict[str, list[str]] = {}  # children in document order, for table columns
     for e, ref in zip(raw, refs):
         p = e.get("parent")
-        pr = p if (type(p) is str or isinstance(p, str)) and p in by_ref and p != ref else ""
+        if type(p) is str or isinstance(p, str):
+            pr = p if p in by_ref and p != ref else ""
+            frees.append(p.strip() if p and p not in by_ref else "")
+        else:
+            pr = ""
+            frees.append("")
         prefs.append(pr)
         v = e.get("role")
-        r = (v.strip() if type(v) is str else _s(v)).lower()
+        rr = v.strip() if type(v) is str else _s(v)
+        raw_roles.append(rr)
+        r = rr.lower()
         roles.append(r)
         role_by_ref[ref] = r
         if pr:
@@ -297,16 +306,12 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     out: list[ElementDescriptor] = []
     for idx, e in enumerate(raw):
         ref = refs[idx]
-        v = e.get("role")
-        role = v.strip() if type(v) is str else _s(v)
+        role = raw_roles[idx]
         v = e.get("name")
         name = v.strip() if type(v) is str else _s(v)
         v = e.get("section")
         section = v.strip() if type(v) is str else _s(v)
-        free_parent = ""
-        p = e.get("parent")
-        if isinstance(p, str) and p and p not in by_ref:
-            free_parent = p.strip()
+        free_parent = frees[idx]
         pref = prefs[idx]
         if pref:
             key = (pref, bool(free_parent))
