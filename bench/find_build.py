@@ -128,14 +128,14 @@ def median_ms(fn, iters: int, cold: str = "") -> tuple[float, float]:
 def clear_caches(text_pipeline: bool = True) -> None:
     """Forget what find caches across indexes: with ``text_pipeline`` everything (a first
     snapshot in a fresh process), else only the per-text index parts (a new page)."""
-    from pinchtab.find import embedding, lexical, parts, query, terms
+    from pinchtab.find import embedding, item_action, lexical, parts, query, terms
 
     for mod in (lexical, embedding, query) if text_pipeline else ():
         for name in dir(mod):
             obj = getattr(mod, name)
             if hasattr(obj, "cache_clear"):  # lru caches: normalize, stem, analyze_text, _slot...
                 obj.cache_clear()
-    for d in (parts.PART_CACHES, embedding._SHARED, terms._TERM_FEATURES):
+    for d in (parts.PART_CACHES, embedding._SHARED, terms._TERM_FEATURES, terms._OPPOSED_KEYS, item_action._ROW_WORDS):
         d.clear()
     query.clear_parse_cache()
 

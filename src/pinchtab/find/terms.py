@@ -32,6 +32,8 @@ _EMPTY_I = np.zeros(0, dtype=np.int32)
 _EMPTY_F = np.zeros(0, dtype=np.float32)
 SMALL_MERGE = 512
 _TERM_FEATURES: dict = {}
+TERM_CACHE_MAX = 20_000  # query units whose page-independent parts are kept (process-wide)
+_OPPOSED_KEYS: dict = {}  # query unit -> the keys of its antonyms
 _TOGGLE_ROLES = frozenset({"switch", "checkbox", "menuitemcheckbox", "togglebutton"})
 
 
@@ -90,9 +92,13 @@ class PageTerms:
         if not st.isalpha() or len(st) < 3:
             return alts
         # acronyms on the page ("INV" for invoice, "QTY" for quantity)
-        if self.page.abbrevs:
-            for v in self.page.fuzzy.prefixes_of(st):
-                if v in self.page.abbrevs and len(v) / len(st) >= 0.4:
+        abbrevs = self.page.abbrevs
+        if abbrevs:
+            # the page's words that are prefixes of the term (``fuzzy.prefixes_of``), abbreviations
+            # first: a test of the few abbreviations is cheaper than one of the page's words
+            for k in range(3, len(st)):
+                v = st[:k]
+                if v in abbrevs and k / len(st) >= 0.4 and v in self.page.fuzzy:
                     put(v, Q_ABBREV)
         if (vids.get(st) in vpage or not fuzzy or len(st) < 4 or len(st) > lexical.MAX_FUZZY_LEN
                 or st in lexical.KNOWN_STEMS or raw in lexical.KNOWN_STEMS):
@@ -263,12 +269,17 @@ class PageTerms:
 
     def opposed(self, u, matched: np.ndarray) -> np.ndarray:
         """Rows whose own text carries an antonym of the unit and do not match the unit itself."""
-        keys = {u.joined, *u.stems, *(c for c, q in u.concepts if q >= lexical.SYN_QUALITY)}
-        opp: set[str] = set()
-        for k in keys:
-            o = lexical.OPPOSITES.get(k)
-            if o:
-                opp |= o
+        opp = _OPPOSED_KEYS.get(u)
+        if opp is None:
+            keys = {u.joined, *u.stems, *(c for c, q in u.concepts if q >= lexical.SYN_QUALITY)}
+            opp = set()
+            for k in keys:
+                o = lexical.OPPOSITES.get(k)
+                if o:
+                    opp |= o
+            if len(_OPPOSED_KEYS) > TERM_CACHE_MAX:
+                _OPPOSED_KEYS.clear()
+            _OPPOSED_KEYS[u] = opp  # never changed: read only below
         if not opp:
             return _EMPTY_I
         rows: set[int] = set()
@@ -343,7 +354,7 @@ class PageTerms:
             v = np.bincount(np.concatenate(idx), weights=np.concatenate(val), minlength=emb.dim).astype(_F32)
         else:
             v = np.zeros(emb.dim, dtype=_F32)
-        if len(_TERM_FEATURES) > 20000:
+        if len(_TERM_FEATURES) > TERM_CACHE_MAX:
             _TERM_FEATURES.clear()
         _TERM_FEATURES[key] = v
         return v
