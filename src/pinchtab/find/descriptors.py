@@ -167,6 +167,52 @@ _STATE_SET = frozenset(_STATE_KEYS)
 _DIALOG_ROLES = ("dialog", "alertdialog")
 
 
+# keys most elements lack: one test skips reading them (``_extras``)
+_EXTRA_KEYS = _TEXT_KEYS | _STATE_SET | {"positional", "disabled", "aria_disabled", "href", "url", "type", "inputType",
+                                         "value", "item"}
+_NO_EXTRAS = ("", "", "", "", "", None, None, False, "", "", "", "")
+
+
+def _extras(e: Mapping) -> tuple:
+    """(label, placeholder, title, description, text, positional, states, disabled, href,
+    input_type, value, item) of an element that has some of ``_EXTRA_KEYS``."""
+    texts: dict[str, str] = {}
+    if not _TEXT_KEYS.isdisjoint(e.keys()):
+        for key, slot in TEXT_FIELDS.items():
+            if key in e:
+                v = _s(e.get(key))
+                if v and slot not in texts:
+                    texts[slot] = v
+    pos = e.get("positional")
+    if pos is not None and type(pos) is not dict and not isinstance(pos, _abc.Mapping):
+        pos = None
+    if _STATE_SET.isdisjoint(e.keys()):
+        states = {}
+    else:
+        states = {k: e[k] for k in _STATE_KEYS if k in e}
+    v = e.get("disabled")
+    disabled = v is True or (v is not None and v is not False and bool(_b(v)))
+    if not disabled:
+        v = e.get("aria_disabled")
+        disabled = v is True or (v is not None and v is not False and bool(_b(v)))
+    v = e.get("href")
+    href = "" if v is None else _s(v)
+    if not href:
+        v = e.get("url")
+        href = "" if v is None else _s(v)
+    v = e.get("type")
+    input_type = "" if v is None else _s(v)
+    if not input_type:
+        v = e.get("inputType")
+        input_type = "" if v is None else _s(v)
+    v = e.get("value")
+    value = "" if v is None else _s(v)
+    v = e.get("item")
+    item = "" if v is None else _s(v)
+    return (texts.get("label", ""), texts.get("placeholder", ""), texts.get("title", ""), texts.get("description", ""),
+            texts.get("text", ""), pos, states, disabled, href, input_type, value, item)
+
+
 def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     """Snapshot element dicts -> descriptors (document order kept, ref-less entries skipped)."""
     raw: list[Mapping] = []
@@ -341,52 +387,24 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
             k = pos.get(ref)
             if k is not None and k < len(cols):
                 column = cols[k]
-        texts: dict[str, str] = {}
-        if not _TEXT_KEYS.isdisjoint(e.keys()):
-            for key, slot in TEXT_FIELDS.items():
-                if key in e:
-                    v = _s(e.get(key))
-                    if v and slot not in texts:
-                        texts[slot] = v
-        pos = e.get("positional")
-        if pos is not None and type(pos) is not dict and not isinstance(pos, _abc.Mapping):
-            pos = None
-        if _STATE_SET.isdisjoint(e.keys()):
-            states = {}
+        if _EXTRA_KEYS.isdisjoint(e.keys()):
+            label, placeholder, title, description, text, pos, states, disabled, href, input_type, value, item = \
+                _NO_EXTRAS
+            states = {}  # each descriptor its own
         else:
-            states = {k: e[k] for k in _STATE_KEYS if k in e}
+            label, placeholder, title, description, text, pos, states, disabled, href, input_type, value, item = \
+                _extras(e)
         v = e.get("interactive")
         interactive = v if (v is None or v is True or v is False) else _b(v)
-        v = e.get("disabled")
-        disabled = v is True or (v is not None and v is not False and bool(_b(v)))
-        if not disabled:
-            v = e.get("aria_disabled")
-            disabled = v is True or (v is not None and v is not False and bool(_b(v)))
         if lrole in _DIALOG_ROLES and _b(e.get("modal")):
             in_dialog = True
         if idx in dialog_of:
             in_dialog = True
-        v = e.get("href")
-        href = "" if v is None else _s(v)
-        if not href:
-            v = e.get("url")
-            href = "" if v is None else _s(v)
-        v = e.get("type")
-        input_type = "" if v is None else _s(v)
-        if not input_type:
-            v = e.get("inputType")
-            input_type = "" if v is None else _s(v)
-        v = e.get("value")
-        value = "" if v is None else _s(v)
         v = e.get("heading")
         heading = "" if v is None else _s(v)
-        v = e.get("item")
-        item = "" if v is None else _s(v)
-        text = texts.get("text", "")
         out.append(
             _make(
-                ref, role, name, value, texts.get("label", ""), texts.get("placeholder", ""),
-                texts.get("title", ""), texts.get("description", ""), text if text != name else "", href,
+                ref, role, name, value, label, placeholder, title, description, text if text != name else "", href,
                 input_type, parent, pref, section, heading, item, further, anc_roles, column, interactive,
                 disabled, in_dialog, dialog_of.get(idx, False), idx, pos, states,
             )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import repeat
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -220,14 +219,14 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     n = len(desc)
     specs = part_cache(emb)
     ctxs, elems = specs.contexts, specs.elements
-    n_name = [1] * n
+    n_name: list[int] = []
     role_index: dict[str, int] = {"": 0}
     geom = np.full((n, 4), np.nan, dtype=_F32)
     modal = np.zeros(n, dtype=bool)
     # the parts of each element, in document order and, within an element, in the order
     # its vectors accumulate them: own (role, own texts, href), context, name keys
     pids: list[int] = []
-    prow: list[int] = []
+    counts: list[int] = []  # per element: its parts in pids
     xpids: list[int] = []
     npids: list[int] = []
     nrow: list[int] = []
@@ -257,7 +256,6 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
             r = roles[rk] = (len(role_rows) - 1, specs.role(emb, role))
         rnum.append(r[0])
         pids.append(r[1])  # role text postings; the role's embedding feature comes first
-        prow.append(i)
         # own text, by field: the parts are the same for every element with the same texts
         value, column = d.value, d.column
         sig = (d.name, d.label, d.placeholder, d.title, d.description, d.text, column, value, d.input_type, d.href)
@@ -273,11 +271,11 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         ops, npid, nn, dprim = e[:4]
         if ops:
             pids.extend(ops)
-            prow.extend(repeat(i, len(ops)))
+        counts.append(1 + len(ops))
+        n_name.append(nn)
         if npid >= 0:
             npids.append(npid)
             nrow.append(i)
-            n_name[i] = nn
         # context
         anc_roles = d.ancestor_roles
         heading = d.heading
@@ -303,7 +301,7 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         prior = np.array([r[1] for r in role_rows], dtype=_F32)[num]
         static = np.array([r[2] for r in role_rows], dtype=bool)[num]
     P = np.array(pids, dtype=np.int64)
-    PR = np.array(prow, dtype=np.int64)
+    PR = np.repeat(np.arange(n, dtype=np.int64), counts)
     XP = np.array(xpids, dtype=np.int64)
     rows = np.arange(n, dtype=np.int64)
     abbrevs: set[str] = set()
