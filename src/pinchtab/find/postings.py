@@ -7,11 +7,13 @@ and dicts a query reads are made when a query first asks for the key.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import numpy as np
 
 from .parts import PartArrays, PartCache
 
-__all__ = ["Postings", "build_postings", "build_tables", "gather"]
+__all__ = ["KeyRank", "Postings", "build_postings", "build_tables", "gather"]
 
 _F32 = np.float32
 _EMPTY_K = np.zeros(0, dtype=np.int64)
@@ -29,6 +31,27 @@ def gather(off: np.ndarray, lens: np.ndarray) -> np.ndarray:
     return np.repeat(off - starts, lens) + np.arange(total, dtype=np.int64)
 
 
+class KeyRank:
+    """key id -> its number in a table whose key ids are ``kids`` (ascending), by bisection,
+    with ``dict.get``'s face: a table answers the few lookups of a query's terms without a
+    dict of all its keys being built first (most indexes serve a handful of queries)."""
+
+    __slots__ = ("kids",)
+
+    def __init__(self, kids: list[int]) -> None:
+        self.kids = kids
+
+    def get(self, j: int | None, default: int | None = None) -> int | None:
+        if j is None:
+            return default
+        kids = self.kids
+        t = bisect_left(kids, j)
+        return t if t < len(kids) and kids[t] == j else default
+
+    def __len__(self) -> int:
+        return len(self.kids)
+
+
 class Postings:
     """key -> the rows (ascending) that post it and their values, for one table of one index.
 
@@ -39,10 +62,10 @@ class Postings:
 
     __slots__ = ("ids", "span", "start", "end", "rows", "vals", "vals32", "kids", "_dicts", "_arrays", "_lists")
 
-    def __init__(self, ids: dict[str, int], span: dict[int, int], start: list[int], end: list[int],
+    def __init__(self, ids: dict[str, int], span: dict[int, int] | KeyRank, start: list[int], end: list[int],
                  rows: np.ndarray, vals: np.ndarray | None) -> None:
         self.ids = ids          # key -> id (the part cache's)
-        self.span = span        # key id -> its number in start/end
+        self.span = span        # key id -> its number in start/end (``get``)
         self.start = start
         self.end = end
         self.rows = rows
@@ -193,7 +216,7 @@ def build_tables(specs: PartCache, arr: PartArrays, tables, n: int) -> list[Post
         end = start[1:]
         end.append(e1 - e0)
         kids = kid_t[t]
-        p = Postings(specs.ids, dict(zip(kids.tolist(), range(z - a))), start, end, R32[e0:e1],
+        p = Postings(specs.ids, KeyRank(kids.tolist()), start, end, R32[e0:e1],
                      V[e0:e1] if with_values else None)
         p.kids = kids
         out.append(p)
