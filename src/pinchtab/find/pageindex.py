@@ -44,22 +44,35 @@ SMALL_PAIRS = 256  # up to this many own-text parts, the page's word pairs are g
 SHARED_ROWS_MIN = 256  # from this many rows, rows sharing their one part are embedded once
 
 
+class _PageWordIds:
+    """Membership of a key id in the page's words: a word key (kind >= 1) posted by its own
+    text or context. Looked up in the tables' sorted key ids, so nothing is built per page."""
+
+    __slots__ = ("kinds", "tables")
+
+    def __init__(self, kinds: list[int], tables: tuple[Postings, ...]) -> None:
+        self.kinds = kinds  # key id -> kind (the part cache's append-only list)
+        self.tables = tables
+
+    def __contains__(self, j: object) -> bool:
+        if j is None or self.kinds[j] < 1:
+            return False
+        return any(t.span.get(j) is not None for t in self.tables)
+
+
 class PageVocab:
     """The page's words (keys of its own text and context that are words, not concepts or
-    exact-form keys) - or only those the typo index takes - as a membership test."""
+    exact-form keys), as a membership test."""
 
     __slots__ = ("ids", "page")
 
-    def __init__(self, ids: dict[str, int], page: frozenset[int]) -> None:
+    def __init__(self, ids: dict[str, int], page) -> None:
         self.ids = ids    # key -> id (the part cache's)
-        self.page = page  # ids of the page's words
+        self.page = page  # ids of the page's words (``in``)
 
     @classmethod
-    def of(cls, specs: PartCache, kinds: np.ndarray, tables: tuple[Postings, ...], min_kind: int) -> "PageVocab":
-        page: set[int] = set()
-        for t in tables:
-            page.update(t.kids[kinds[t.kids] >= min_kind].tolist())
-        return cls(specs.ids, frozenset(page))
+    def of(cls, specs: PartCache, tables: tuple[Postings, ...]) -> "PageVocab":
+        return cls(specs.ids, _PageWordIds(specs.kinds, tables))
 
     def __contains__(self, w: object) -> bool:
         return self.ids.get(w) in self.page
@@ -328,7 +341,7 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     outside_modal = ~modal if modal.any() else None
     has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
     tables = (content, context)
-    page_vocab = PageVocab.of(specs, arr.kinds, tables, 1)
+    page_vocab = PageVocab.of(specs, tables)
     matrix = _features_matrix(emb, arr, P, PR, n)
     # page extents for positional phrases
     if n and has_geom.any():
