@@ -21,6 +21,7 @@ matrix-vector product over a prebuilt ``float32`` matrix.
 from __future__ import annotations
 
 import math
+import threading
 import zlib
 from functools import lru_cache
 from typing import Iterable
@@ -37,6 +38,20 @@ MAX_TRIGRAM_WORD = 40  # trigrams of very long tokens (URLs, hashes) are taken f
 TEXT_CACHE_MAX = 8_192
 # embedder configuration -> (stem features, word pairs, text features) caches
 _SHARED: dict[tuple, tuple[dict, dict, dict]] = {}
+
+
+SCRATCH_MAX = 4 << 20  # bytes of float64 row sums kept per thread between index builds
+_SCRATCH = threading.local()
+
+
+def _scratch(size: int) -> np.ndarray:
+    """``size`` float64 zeros in this thread's reused buffer (``size * 8 <= SCRATCH_MAX``)."""
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.size < size:
+        buf = _SCRATCH.buf = np.empty(max(size, 1 << 14), dtype=np.float64)
+    out = buf[:size]
+    out.fill(0.0)
+    return out
 
 
 @lru_cache(maxsize=200_000)
@@ -168,8 +183,19 @@ class HashingEmbedder:
             return np.zeros((0, dim), dtype=np.float32)
         flat = rows * dim
         flat += slots
-        m = np.bincount(flat, weights=vals, minlength=n * dim).astype(np.float32).reshape(n, dim)
-        norms = np.sqrt(np.add.reduce(m * m, axis=1))  # np.linalg.norm(m, axis=1), without its checks
+        size = n * dim
+        if size * 8 > SCRATCH_MAX:
+            m = np.bincount(flat, weights=vals, minlength=size).astype(np.float32).reshape(n, dim)
+            sq = m * m
+        else:
+            # the float64 sums (and the squares below) go to a buffer kept between builds: a
+            # fresh one of this size would be mapped anew and cost a page fault per 4 KiB.
+            # ``add.at`` adds in input order, as ``bincount`` does: the same sums.
+            buf = _scratch(size)
+            np.add.at(buf, flat, vals)
+            m = buf.astype(np.float32).reshape(n, dim)
+            sq = np.multiply(m, m, out=buf.view(np.float32)[:size].reshape(n, dim))
+        norms = np.sqrt(np.add.reduce(sq, axis=1))  # np.linalg.norm(m, axis=1), without its checks
         norms[norms == 0] = 1.0
         m /= norms[:, None]
         return m
