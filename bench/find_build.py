@@ -138,6 +138,7 @@ def clear_caches(text_pipeline: bool = True) -> None:
     for d in (parts.PART_CACHES, embedding._SHARED, terms._TERM_FEATURES, terms._OPPOSED_KEYS, item_action._ROW_WORDS):
         d.clear()
     query.clear_parse_cache()
+    item_action._PARSED.clear()
 
 
 def timing(args) -> None:

@@ -73,8 +73,25 @@ def _words(s: str) -> list[str]:
     return _WORD.findall(s.lower())
 
 
+_PARSED: dict[str, tuple[frozenset[str], list[str]] | None] = {}
+PARSE_CACHE_MAX = 4096  # query texts whose parse is kept (process-wide)
+
+
 def parse(query: str) -> tuple[frozenset[str], list[str]] | None:
-    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None."""
+    """(control words, item stems) of "<action> [the|on] <item> [to my order]", else None
+    (cached per query text: callers only read it)."""
+    try:
+        return _PARSED[query]
+    except KeyError:
+        pass
+    p = _parse(query)
+    if len(_PARSED) >= PARSE_CACHE_MAX:
+        _PARSED.clear()
+    _PARSED[query] = p
+    return p
+
+
+def _parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     ws = _words(query)
     if len(ws) < 2 or ws[0] not in ACTIONS:
         return None
