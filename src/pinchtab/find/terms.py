@@ -33,7 +33,7 @@ _EMPTY_F = np.zeros(0, dtype=np.float32)
 SMALL_MERGE = 512
 _TERM_FEATURES: dict = {}
 TERM_CACHE_MAX = 20_000  # query units whose page-independent parts are kept (process-wide)
-_OPPOSED_KEYS: dict = {}  # query unit -> the keys of its antonyms
+_OPPOSED_KEYS: dict = {}  # query unit (joined, stems, concepts) -> the keys of its antonyms
 _TOGGLE_ROLES = frozenset({"switch", "checkbox", "menuitemcheckbox", "togglebutton"})
 
 
@@ -269,7 +269,8 @@ class PageTerms:
 
     def opposed(self, u, matched: np.ndarray) -> np.ndarray:
         """Rows whose own text carries an antonym of the unit and do not match the unit itself."""
-        opp = _OPPOSED_KEYS.get(u)
+        ukey = (u.joined, u.stems, u.concepts)  # what it reads
+        opp = _OPPOSED_KEYS.get(ukey)
         if opp is None:
             keys = {u.joined, *u.stems, *(c for c, q in u.concepts if q >= lexical.SYN_QUALITY)}
             opp = set()
@@ -279,7 +280,7 @@ class PageTerms:
                     opp |= o
             if len(_OPPOSED_KEYS) > TERM_CACHE_MAX:
                 _OPPOSED_KEYS.clear()
-            _OPPOSED_KEYS[u] = opp  # never changed: read only below
+            _OPPOSED_KEYS[ukey] = opp  # never changed: read only below
         if not opp:
             return _EMPTY_I
         rows: set[int] = set()
@@ -322,7 +323,8 @@ class PageTerms:
     def term_features(self, t: Term) -> np.ndarray:
         """Unweighted embedding contribution of one query term (cached across indexes)."""
         emb = self.emb
-        key = (emb.dim, t.unit, t.role)
+        # keyed by what it reads (hashing the whole unit, a dataclass of tuples, costs more)
+        key = (emb.dim, t.role) if t.role else (emb.dim, t.unit.stems, t.unit.concepts)
         v = _TERM_FEATURES.get(key)
         if v is not None:
             return v
