@@ -235,7 +235,8 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     n_name: list[int] = []
     role_index: dict[str, int] = {"": 0}
     geom = np.full((n, 4), np.nan, dtype=_F32)
-    modal = np.zeros(n, dtype=bool)
+    placed = False   # some element has geometry
+    modal: list[int] = []  # rows inside an open modal dialog
     # the parts of each element, in document order and, within an element, in the order
     # its vectors accumulate them: own (role, own texts, href), context, name keys
     pids: list[int] = []
@@ -300,8 +301,9 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
             g = d.geometry
             if g is not None:
                 geom[i] = g
+                placed = True
         if d.in_modal:
-            modal[i] = True
+            modal.append(i)
 
     arr = specs.arrays()
     if n <= 64:
@@ -338,13 +340,17 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
         specs, arr, ((P, PR, True), (XP, rows, True),
                      (np.array(npids, dtype=np.int64), np.array(nrow, dtype=np.int64), False)), n)
     n_name_a = np.array(n_name, dtype=_F32)
-    outside_modal = ~modal if modal.any() else None
-    has_geom = ~np.isnan(geom[:, 0]) if n else np.zeros(0, dtype=bool)
+    if modal:
+        outside_modal = np.ones(n, dtype=bool)
+        outside_modal[modal] = False
+    else:
+        outside_modal = None
+    has_geom = ~np.isnan(geom[:, 0]) if placed else np.zeros(n, dtype=bool)
     tables = (content, context)
     page_vocab = PageVocab.of(specs, tables)
     matrix = _features_matrix(emb, arr, P, PR, n)
     # page extents for positional phrases
-    if n and has_geom.any():
+    if placed:
         g = geom[has_geom]
         extent = (float(np.nanmax(g[:, 0] + g[:, 2])) or 1.0, float(np.nanmax(g[:, 1] + g[:, 3])) or 1.0)
     else:

@@ -157,6 +157,8 @@ class PartCache:
         # an element's own texts -> its own parts, name part, name size, primary text (pageindex)
         self.elements: dict[tuple, tuple] = {}
         self.lock = threading.RLock()
+        self._arenas = (self.keys, self.codes, self.slots, self.fvals, self.vtable, self.bigrams, self.kinds_a, self.meta)
+        self._arrays: PartArrays | None = None  # the last view made by ``arrays``
 
     def full(self) -> bool:
         return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
@@ -170,12 +172,16 @@ class PartCache:
                 strs, kinds = self.strs, self.kinds
                 self.fuzzy.add([strs[j] for j in range(self.fuzzy_upto, len(strs)) if kinds[j] == 2])
                 self.fuzzy_upto = len(strs)
+            last = self._arrays
+            if last is not None and not any(a.pn for a in self._arenas):
+                return last  # nothing appended since (the same page again): the same view
             meta = self.meta.flush()
-            return PartArrays(
+            last = self._arrays = PartArrays(
                 keys=self.keys.flush(), codes=self.codes.flush(), slots=self.slots.flush(), fvals=self.fvals.flush(),
                 values=self.vtable.flush(), bigrams=self.bigrams.flush(), kinds=self.kinds_a.flush(),
                 k_off=meta[:, 0], k_len=meta[:, 1], e_off=meta[:, 2], e_len=meta[:, 3], b_off=meta[:, 4],
                 b_len=meta[:, 5], hint=meta[:, 6], has_caps=meta[:, 7])
+            return last
 
     def _ids(self, keys) -> list[int]:
         ids, strs, kinds = self.ids, self.strs, self.kinds
