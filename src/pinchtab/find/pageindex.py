@@ -15,6 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .. import heap
 from . import vocab
 from .descriptors import ElementDescriptor
 from .embedding import HashingEmbedder
@@ -37,6 +38,8 @@ from .weights import (
 )
 
 __all__ = ["PageIndex", "PageVocab", "PageFuzzy", "PagePairs", "build_page_index"]
+
+heap.configure_from_env()  # headroom for the large arrays a big page's build makes and frees
 
 _F32 = np.float32
 _WORDY = re.compile(r"[^\W_]{2,}")
