@@ -108,7 +108,7 @@ def _parse(query: str) -> tuple[frozenset[str], list[str]] | None:
     return ACTIONS[ws[0]], item
 
 
-TEXT_CACHE_MAX = 20_000  # element texts whose word sets are kept (process-wide; consecutive snapshots repeat them)
+TEXT_CACHE_MAX = 8_192  # element texts whose word sets are kept (process-wide; consecutive snapshots repeat them)
 _ROW_WORDS: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
 
 
