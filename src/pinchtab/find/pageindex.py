@@ -88,10 +88,10 @@ class PageFuzzy:
     The page's typo-index words are its words (``vocab``) of kind 2: membership is tested
     against the page vocabulary and the part cache's kinds, so nothing is built per page."""
 
-    __slots__ = ("_index", "_ids", "_page", "_kinds")
+    __slots__ = ("_specs", "_ids", "_page", "_kinds")
 
     def __init__(self, specs: PartCache, vocab_: PageVocab) -> None:
-        self._index = specs.fuzzy
+        self._specs = specs  # its typo index (``typo_index``: brought up to date when read)
         self._ids = vocab_.ids
         self._page = vocab_.page
         self._kinds = specs.kinds  # key id -> kind (append-only list)
@@ -101,10 +101,10 @@ class PageFuzzy:
         return j in self._page and self._kinds[j] >= 2
 
     def typos(self, w: str) -> list[tuple[str, int]]:
-        return self._index.typos(w, self.__contains__)
+        return self._specs.typo_index().typos(w, self.__contains__)
 
     def completions(self, prefix: str, limit: int = 8) -> list[str]:
-        return self._index.completions(prefix, self.__contains__, limit)
+        return self._specs.typo_index().completions(prefix, self.__contains__, limit)
 
     def prefixes_of(self, w: str, min_len: int = 3) -> list[str]:
         """Page words that are proper prefixes of ``w`` (``FuzzyIndex.prefixes_of``)."""

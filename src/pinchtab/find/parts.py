@@ -164,14 +164,20 @@ class PartCache:
         return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
                 or len(self.elements) > SPEC_CACHE_MAX or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
 
-    def arrays(self) -> PartArrays:
-        """The arenas as they are now (a consistent view: parts are only ever appended), once
-        the words interned so far are in the typo index."""
-        with self.lock:
-            if self.fuzzy_upto < len(self.strs):
+    def typo_index(self) -> lexical.GrowingFuzzyIndex:
+        """The typo index, once the words interned so far are in it. Made up to date on a
+        lookup rather than at every build: most queries never fuzz a word, and a page never
+        seen adds ~1,000 words (their deletes) to it."""
+        if self.fuzzy_upto < len(self.strs):
+            with self.lock:
                 strs, kinds = self.strs, self.kinds
                 self.fuzzy.add([strs[j] for j in range(self.fuzzy_upto, len(strs)) if kinds[j] == 2])
                 self.fuzzy_upto = len(strs)
+        return self.fuzzy
+
+    def arrays(self) -> PartArrays:
+        """The arenas as they are now (a consistent view: parts are only ever appended)."""
+        with self.lock:
             last = self._arrays
             if last is not None and not any(a.pn for a in self._arenas):
                 return last  # nothing appended since (the same page again): the same view
