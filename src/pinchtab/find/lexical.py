@@ -64,11 +64,16 @@ def normalize(text: str) -> str:
         # fold accents ("sesión" -> "sesion"); other scripts are kept as they are
         t = "".join(c for c in unicodedata.normalize("NFKD", t) if not unicodedata.combining(c))
         t = unicodedata.normalize("NFKC", t)
-    t = _CAMEL.sub(" ", t)
-    t = t.lower().replace("&", " and ").replace("\u00a0", " ").replace("…", " ")
-    t = _POSS.sub("", t)
-    t = _APOS.sub("", t)
-    t = _DIGIT_SEP.sub("", t)
+    # each substitution only where its pattern can match (camelCase needs a capital, the
+    # possessive an apostrophe, a digit group a comma): the same string, fewer regex scans
+    lower = t.lower()
+    t = _CAMEL.sub(" ", t).lower() if lower != t else lower
+    t = t.replace("&", " and ").replace("\u00a0", " ").replace("…", " ")
+    if "'" in t or "’" in t:
+        t = _POSS.sub("", t)
+        t = _APOS.sub("", t)
+    if "," in t:
+        t = _DIGIT_SEP.sub("", t)
     return t
 
 
@@ -160,6 +165,12 @@ for _ph, _role in vocab.ROLE_PHRASES.items():
     _PHRASE_ROLE[_st] = _role
     _MAX_PHRASE = max(_MAX_PHRASE, len(_st))
 
+# first stem of a phrase -> its longest phrase: most words start none, so most positions of
+# a text are passed over with one dict lookup
+_PHRASE_FIRST: dict[str, int] = {}
+for _ph in (*_PHRASES, *_PHRASE_ROLE):
+    _PHRASE_FIRST[_ph[0]] = max(_PHRASE_FIRST.get(_ph[0], 0), len(_ph))
+
 _STOP = frozenset(vocab.STOP_WORDS)
 _ROLE_WORD_STEMS: dict[str, str] = {}
 for _rw in vocab.ROLE_WORDS:
@@ -202,9 +213,10 @@ def _match_phrases(stems: list[str]) -> list[tuple[int, int, dict[str, float] | 
     """Greedy longest phrase matches over a stem sequence: (start, end, concepts, role)."""
     out = []
     i, n = 0, len(stems)
+    first = _PHRASE_FIRST
     while i < n:
         hit = None
-        for L in range(min(_MAX_PHRASE, n - i), 1, -1):
+        for L in range(min(first.get(stems[i], 0), n - i), 1, -1):
             key = tuple(stems[i : i + L])
             c = _PHRASES.get(key)
             r = _PHRASE_ROLE.get(key)
@@ -226,7 +238,7 @@ def _extend_overlap(stems: list[str], hit):
     s, e, c, r = hit
     while c and r is None:
         nxt = None
-        for L in range(min(_MAX_PHRASE, len(stems) - e + 1), 1, -1):
+        for L in range(min(_PHRASE_FIRST.get(stems[e - 1], 0), len(stems) - e + 1), 1, -1):
             c2 = _PHRASES.get(tuple(stems[e - 1 : e - 1 + L]))
             if c2 and any(q >= SYN_QUALITY and c2.get(k, 0.0) >= SYN_QUALITY for k, q in c.items()):
                 nxt = (e - 1 + L, c2)
