@@ -149,6 +149,7 @@ class PartCache:
         self.hints: list[tuple[float, float, float, float]] = [(0.5, 0.5, 0.5, 0.5)]
         self.hint_codes: dict[tuple, int] = {self.hints[0]: 0}
         self.posts: dict[tuple, tuple[tuple[int, ...], tuple[float, ...]]] = {}
+        self.plans: dict[tuple, tuple[tuple[int, ...], tuple[float, ...]]] = {}  # (text, joins) -> ``_keys_of``
         self.owns: dict[tuple, int] = {}
         self.roles: dict[str, int] = {}
         self.hrefs: dict[str, int] = {}
@@ -161,7 +162,7 @@ class PartCache:
         self._arrays: PartArrays | None = None  # the last view made by ``arrays``
 
     def full(self) -> bool:
-        return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
+        return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX or len(self.plans) > SPEC_CACHE_MAX
                 or len(self.elements) > SPEC_CACHE_MAX or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
 
     def typo_index(self) -> lexical.GrowingFuzzyIndex:
@@ -235,33 +236,48 @@ class PartCache:
         self.pairs.append(tuple(bl))
         return len(self.caps) - 1
 
+    def _keys_of(self, text: str, joins: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The posting keys of ``text`` (ids, in the order ``post`` makes them) and per key the
+        factor of the field weight its value is (1, ``STEM_ONLY`` or ``Q_COMPOUND``: the
+        largest of its matches). Call with the lock held."""
+        p = self.plans.get((text, joins))
+        if p is None:
+            keys = analyze_text(text) if joins else analyze_text(text, joins=False)
+            items: dict[str, float] = {}
+            get = items.get
+            stem_only, surface = lexical.STEM_ONLY, lexical.SURFACE
+            for raw, k in zip(keys.raw, keys.stems):
+                if raw == k:
+                    if get(k, 0.0) < 1.0:
+                        items[k] = 1.0
+                else:
+                    if get(k, 0.0) < stem_only:
+                        items[k] = stem_only
+                    items[surface + raw] = 1.0
+            if joins:
+                for k in keys.compounds:
+                    if get(k, 0.0) < Q_COMPOUND:
+                        items[k] = Q_COMPOUND
+            for k in keys.concepts:
+                items[k] = 1.0
+            p = self.plans[(text, joins)] = (tuple(self._ids(items)), tuple(items.values()))
+        return p
+
     def post(self, text: str, w: float, joins: bool) -> tuple[tuple[int, ...], tuple[float, ...]]:
         """``post(table, analyze_text(text, joins=joins), row, w, with_compounds=joins)`` as
-        (key ids, values): per key the largest value."""
+        (key ids, values): per key the largest value. A text's keys are worked out once
+        (``_keys_of``), whatever the weight: with ``w > 0`` the largest of ``w * f`` is ``w``
+        times the largest ``f`` (rounding is monotonic), so the values are the same floats."""
         p = self.posts.get((text, w, joins))
         if p is not None:
             return p
         with self.lock:
-            keys = analyze_text(text) if joins else analyze_text(text, joins=False)
-            items: dict[str, float] = {}
-            get = items.get
-            for raw, k in zip(keys.raw, keys.stems):
-                sw = w if raw == k else w * lexical.STEM_ONLY
-                if get(k, 0.0) < sw:
-                    items[k] = sw
-                if raw != k:
-                    k = lexical.SURFACE + raw
-                    if get(k, 0.0) < w:
-                        items[k] = w
-            if joins:
-                cw = w * Q_COMPOUND
-                for k in keys.compounds:
-                    if get(k, 0.0) < cw:
-                        items[k] = cw
-            for k in keys.concepts:
-                if get(k, 0.0) < w:
-                    items[k] = w
-            p = self.posts[(text, w, joins)] = (tuple(self._ids(items)), tuple(items.values()))
+            if w > 0:
+                ids, fs = self._keys_of(text, joins)
+                p = (ids, tuple([w * f for f in fs]))  # w * 1.0 is w
+            else:
+                p = ((), ())  # no value beats the 0 a missing key has
+            self.posts[(text, w, joins)] = p
         return p
 
     def own(self, emb: HashingEmbedder, text: str, w: float, we: float) -> int:
@@ -345,7 +361,8 @@ class PartCache:
             if nm is None:
                 pk = analyze_text(text)
                 words_ = {st for st in pk.stems if not st[0].isdigit()} or set(pk.stems)
-                nm = self.names[text] = (self._part(self._ids(pk.keys()), []), max(1, len(words_)))
+                # its keys are ``pk.keys()``: those ``post`` makes of it (with the compounds)
+                nm = self.names[text] = (self._part(list(self._keys_of(text, True)[0]), []), max(1, len(words_)))
         return nm
 
 
