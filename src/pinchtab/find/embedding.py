@@ -68,6 +68,13 @@ def _trigrams(st: str) -> tuple[str, ...]:
     return tuple(w[i : i + 3] for i in range(len(w) - 2))
 
 
+@lru_cache(maxsize=50_000)
+def _trigram_slots(st: str, ns: str, dim: int) -> tuple[tuple[int, float], ...]:
+    """``_slot`` of each trigram feature of a word, in order."""
+    pre = ns + "g:"
+    return tuple([_slot(pre + t, dim) for t in _trigrams(st)])
+
+
 class HashingEmbedder:
     """Feature-hashing text embedder (no model, no downloads, deterministic across runs)."""
 
@@ -85,12 +92,12 @@ class HashingEmbedder:
         if caches is None:
             caches = _SHARED.setdefault((dim, word_weight, concept_weight, trigram_weight), ({}, {}, {}))
         self._stem_cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = caches[0]
-        self._pairs_cache: dict[tuple[str, str], tuple[tuple[int, float], ...]] = caches[1]
+        self._pairs_cache: dict[tuple[str, str], tuple[tuple[int, ...], tuple[float, ...]]] = caches[1]
         self._text_cache: dict[tuple[str, float], tuple[tuple[int, ...], tuple[float, ...]]] = caches[2]
 
     # -- feature accumulation -------------------------------------------------------------
-    def _word_pairs(self, st: str, ns: str) -> tuple[tuple[int, float], ...]:
-        """(slot, signed unit weight) pairs of a word: the word itself and its trigrams."""
+    def _word_pairs(self, st: str, ns: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """(slots, signed unit weights) of a word: the word itself and its trigrams."""
         key = (st, ns)
         pairs = self._pairs_cache.get(key)
         if pairs is None:
@@ -98,13 +105,13 @@ class HashingEmbedder:
             out: dict[int, float] = {}
             i, s = _slot(ns + "w:" + st, dim)
             out[i] = s * self.word_weight
-            tris = _trigrams(st)
+            tris = _trigram_slots(st, ns, dim)
             if tris:
                 tw = self.trigram_weight / math.sqrt(len(tris))
-                for t in tris:
-                    i, s = _slot(ns + "g:" + t, dim)
-                    out[i] = out.get(i, 0.0) + s * tw
-            pairs = tuple(out.items())
+                get = out.get
+                for i, s in tris:
+                    out[i] = get(i, 0.0) + s * tw
+            pairs = (tuple(out), tuple(out.values()))
             if len(self._pairs_cache) > 200_000:
                 self._pairs_cache.clear()
             self._pairs_cache[key] = pairs
@@ -112,7 +119,7 @@ class HashingEmbedder:
 
     def add_stem(self, acc: dict[int, float], st: str, weight: float, ns: str = "") -> None:
         get = acc.get
-        for i, v in self._word_pairs(st, ns):
+        for i, v in zip(*self._word_pairs(st, ns)):
             acc[i] = get(i, 0.0) + v * weight
 
     def add_concept(self, acc: dict[int, float], concept: str, weight: float, ns: str = "") -> None:
@@ -152,11 +159,12 @@ class HashingEmbedder:
         vals: list[float] = []
         if text and weight > 0:
             keys = analyze_text(text)
+            pairs = self._word_pairs
             for st in keys.stems:
                 w = weight if st[0].isalpha() else weight * NUMBER_WEIGHT
-                for i, v in self._word_pairs(st, ""):
-                    slots.append(i)
-                    vals.append(v * w)
+                ps, pv = pairs(st, "")
+                slots += ps
+                vals += [v * w for v in pv]
             if keys.concepts:
                 norm = 1.0 / math.sqrt(len(keys.concepts))
                 cw = self.concept_weight
