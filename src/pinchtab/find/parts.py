@@ -151,6 +151,7 @@ class PartCache:
         self.posts: dict[tuple, tuple[tuple[int, ...], tuple[float, ...]]] = {}
         self.plans: dict[tuple, tuple[tuple[int, ...], tuple[float, ...]]] = {}  # (text, joins) -> ``_keys_of``
         self.owns: dict[tuple, int] = {}
+        self.own_of: dict[str, int] = {}  # text -> one of its own parts (they have the same keys)
         self.roles: dict[str, int] = {}
         self.hrefs: dict[str, int] = {}
         self.contexts: dict[tuple, int] = {}
@@ -162,8 +163,8 @@ class PartCache:
         self._arrays: PartArrays | None = None  # the last view made by ``arrays``
 
     def full(self) -> bool:
-        return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX or len(self.plans) > SPEC_CACHE_MAX
-                or len(self.elements) > SPEC_CACHE_MAX or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
+        return (len(self.caps) > SPEC_CACHE_MAX or len(self.strs) > SPEC_CACHE_MAX or len(self.posts) > SPEC_CACHE_MAX
+                or len(self.plans) > SPEC_CACHE_MAX or len(self.elements) > SPEC_CACHE_MAX or len(self.keys) > SPEC_ARENA_MAX or len(self.slots) > SPEC_ARENA_MAX)
 
     def typo_index(self) -> lexical.GrowingFuzzyIndex:
         """The typo index, once the words interned so far are in it. Made up to date on a
@@ -179,6 +180,10 @@ class PartCache:
     def arrays(self) -> PartArrays:
         """The arenas as they are now (a consistent view: parts are only ever appended)."""
         with self.lock:
+            ka = self.kinds_a
+            if len(ka) < len(self.kinds):  # the kinds of the keys interned since the last view
+                ka.pend.extend(self.kinds[len(ka):])
+                ka.pn = len(self.kinds) - ka.n
             last = self._arrays
             if last is not None and not any(a.pn for a in self._arenas):
                 return last  # nothing appended since (the same page again): the same view
@@ -193,14 +198,14 @@ class PartCache:
     def _ids(self, keys) -> list[int]:
         ids, strs, kinds = self.ids, self.strs, self.kinds
         out = []
+        prefixes, longest = ("c:", lexical.SURFACE), lexical.MAX_FUZZY_LEN
         for k in keys:
             j = ids.get(k)
             if j is None:
-                kind = 0 if k.startswith(("c:", lexical.SURFACE)) else (2 if lexical.fuzzy_word(k) else 1)
-                kinds.append(kind)
-                self.kinds_a.push1(kind)
+                # kind 2: ``lexical.fuzzy_word(k)``
+                kinds.append(0 if k.startswith(prefixes) else (2 if 3 <= len(k) <= longest and k.isalpha() else 1))
+                j = ids[k] = len(strs)
                 strs.append(k)
-                j = ids[k] = len(strs) - 1
             out.append(j)
         return out
 
@@ -209,12 +214,12 @@ class PartCache:
         """Register a part (call with the lock held); returns its id."""
         if vals:
             vc = self.vcodes
-            codes = []
-            for v in vals:
-                c = vc.get(v)
-                if c is None:
-                    c = vc[v] = self.vtable.push1(v)
-                codes.append(c)
+            codes = [vc.get(v) for v in vals]  # a few distinct values (weights x match kinds)
+            if None in codes:
+                for t, v in enumerate(vals):
+                    if codes[t] is None:
+                        c = vc.get(v)
+                        codes[t] = c if c is not None else vc.setdefault(v, self.vtable.push1(v))
         else:  # keys without values (names)
             codes = [0] * len(keys)
         h = 0
@@ -290,6 +295,7 @@ class PartCache:
                 es, ev = emb.text_features(text, we)
                 caps = tuple(a.lower() for a in _CAPS.findall(text))
                 p = self.owns[key] = self._part(ks, vs, es, ev, analyze_text(text).bigrams, caps)
+                self.own_of.setdefault(text, p)
         return p
 
     def role(self, emb: HashingEmbedder, role: str) -> int:
@@ -361,8 +367,13 @@ class PartCache:
             if nm is None:
                 pk = analyze_text(text)
                 words_ = {st for st in pk.stems if not st[0].isdigit()} or set(pk.stems)
-                # its keys are ``pk.keys()``: those ``post`` makes of it (with the compounds)
-                nm = self.names[text] = (self._part(list(self._keys_of(text, True)[0]), []), max(1, len(words_)))
+                # its keys are ``pk.keys()``, those ``post`` makes of it with the compounds: the
+                # keys of an own part of the text, whatever its weight (the names table reads
+                # a part's keys only), else a part of them
+                p = self.own_of.get(text)
+                if p is None:
+                    p = self._part(list(self._keys_of(text, True)[0]), [])
+                nm = self.names[text] = (p, max(1, len(words_)))
         return nm
 
 
