@@ -69,10 +69,13 @@ def _trigrams(st: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=50_000)
-def _trigram_slots(st: str, ns: str, dim: int) -> tuple[tuple[int, float], ...]:
-    """``_slot`` of each trigram feature of a word, in order."""
+def _word_slots(st: str, ns: str, dim: int) -> tuple[tuple[int, ...], tuple[float, ...], bool]:
+    """``_slot`` of a word's features: the word's, then each of its trigrams', as (slots,
+    signs, whether the slots are distinct)."""
     pre = ns + "g:"
-    return tuple([_slot(pre + t, dim) for t in _trigrams(st)])
+    pairs = [_slot(ns + "w:" + st, dim), *[_slot(pre + t, dim) for t in _trigrams(st)]]
+    slots = tuple([i for i, _ in pairs])
+    return slots, tuple([s for _, s in pairs]), len(set(slots)) == len(slots)
 
 
 class HashingEmbedder:
@@ -101,17 +104,18 @@ class HashingEmbedder:
         key = (st, ns)
         pairs = self._pairs_cache.get(key)
         if pairs is None:
-            dim = self.dim
-            out: dict[int, float] = {}
-            i, s = _slot(ns + "w:" + st, dim)
-            out[i] = s * self.word_weight
-            tris = _trigram_slots(st, ns, dim)
-            if tris:
-                tw = self.trigram_weight / math.sqrt(len(tris))
+            slots, signs, distinct = _word_slots(st, ns, self.dim)
+            ntri = len(slots) - 1
+            tw = self.trigram_weight / math.sqrt(ntri) if ntri else 0.0
+            if distinct and tw != 0.0:
+                # no two features share a slot: each value is its own (0.0 + x is x for x != 0)
+                pairs = (slots, (signs[0] * self.word_weight, *[s * tw for s in signs[1:]]))
+            else:
+                out: dict[int, float] = {slots[0]: signs[0] * self.word_weight}
                 get = out.get
-                for i, s in tris:
+                for i, s in zip(slots[1:], signs[1:]):
                     out[i] = get(i, 0.0) + s * tw
-            pairs = (tuple(out), tuple(out.values()))
+                pairs = (tuple(out), tuple(out.values()))
             if len(self._pairs_cache) > 200_000:
                 self._pairs_cache.clear()
             self._pairs_cache[key] = pairs
