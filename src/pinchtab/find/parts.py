@@ -295,7 +295,8 @@ class PartCache:
                 es, ev = emb.text_features(text, we)
                 caps = tuple(a.lower() for a in _CAPS.findall(text))
                 p = self.owns[key] = self._part(ks, vs, es, ev, analyze_text(text).bigrams, caps)
-                self.own_of.setdefault(text, p)
+                if w > 0:  # (a part of no weight has no keys)
+                    self.own_of.setdefault(text, p)
         return p
 
     def role(self, emb: HashingEmbedder, role: str) -> int:
