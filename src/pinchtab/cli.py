@@ -48,7 +48,35 @@ def _serve(app: Any, config: Config, log_level: str, tls: tuple[str, str] | None
     uvicorn.run(app, host=config.server.bind, port=config.server.port, log_level=log_level, access_log=False, **ssl)
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The client commands (one per route of the table, ~0.1 s to import and build) are added on
+    first use of a name this group does not hold already, so ``pinchtab bridge`` and ``pinchtab
+    server`` reach Chromium and the bridge spawn without them."""
+
+    _client_commands_added = False
+
+    def add_client_commands(self) -> None:
+        if not self._client_commands_added:
+            self._client_commands_added = True
+            from pinchtab.client_commands import register as register_client_commands
+            from pinchtab.interaction_commands import register as register_interaction_commands
+
+            register_interaction_commands(self)  # before the route table's generic ones (clipboard read|write)
+            register_client_commands(self)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and not self._client_commands_added:
+            self.add_client_commands()
+            command = super().get_command(ctx, cmd_name)
+        return command
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self.add_client_commands()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(pinchtab.__version__, prog_name="pinchtab")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -126,11 +154,6 @@ from pinchtab.mcp.cli import mcp_command  # noqa: E402
 
 main.add_command(mcp_command, "mcp")
 
-from pinchtab.client_commands import register as register_client_commands  # noqa: E402
-from pinchtab.interaction_commands import register as register_interaction_commands  # noqa: E402
-
-register_interaction_commands(main)  # before the route table's generic commands (clipboard read|write)
-register_client_commands(main)
 
 if __name__ == "__main__":
     main()

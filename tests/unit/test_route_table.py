@@ -52,6 +52,7 @@ def test_every_cli_name_is_a_command() -> None:
     from pinchtab.cli import main
     from pinchtab.client_commands import _command_names
 
+    main.add_client_commands()  # added on first use (pinchtab.cli._Commands)
     names = _command_names(main)
     assert not [n for r in ROUTES for n in r.cli if n not in names]
 
