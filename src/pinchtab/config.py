@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
+from pinchtab import heap
 from pinchtab.errors import BadRequest
 
 DEFAULT_PORT = 9867
@@ -112,7 +113,7 @@ class FindConfig(_Section):
     # MiB kept free at the top of the C heap between index builds (glibc's M_TOP_PAD;
     # pinchtab.heap): a 1,000-element page's build then reuses it instead of faulting
     # fresh pages in. 0: the allocator's default.
-    heap_pad_mb: int = Field(8, ge=0, le=256)
+    heap_pad_mb: int = Field(heap.DEFAULT_PAD_MB, ge=0, le=heap.MAX_PAD_MB)
 
 
 class DiscoveryConfig(_Section):

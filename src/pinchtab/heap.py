@@ -17,8 +17,6 @@ Only glibc has ``mallopt``; elsewhere this does nothing.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -34,6 +32,9 @@ _applied: list[int] = []  # the pad in effect (bytes), once set here
 def _mallopt():
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # here: pinchtab.config reads this module's limits and need not load ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         fn = libc.mallopt

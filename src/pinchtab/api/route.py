@@ -62,17 +62,15 @@ class Route:
     cli: tuple[str, ...] = ()  # CLI commands that call it ("instances start" for a subcommand)
     description: str = ""
     path_params: tuple[str, ...] = field(init=False)
+    # A locked tab (POST /tabs/{id}/lock) answers this route only for its lock's owner: the request
+    # model says so by taking an ``owner`` (models.Leased). Read on every request, so set once here.
+    leased: bool = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path_params", tuple(_PATH_PARAM.findall(self.path)))
+        object.__setattr__(self, "leased", self.request is not None and issubclass(self.request, Leased))
         if self.tabbed and self.owner in ("server", "both", "bridge_only"):
             raise ValueError(f"route {self.name}: only bridge routes are tab routes")
-
-    @property
-    def leased(self) -> bool:
-        """A locked tab (POST /tabs/{id}/lock) answers this route only for its lock's owner: the
-        request model says so by taking an ``owner`` (models.Leased)."""
-        return self.request is not None and issubclass(self.request, Leased)
 
     @property
     def method(self) -> str:

@@ -4,20 +4,20 @@ served by the ``BrowserService`` method of the same name; this module only wires
 from __future__ import annotations
 
 import contextlib
-import sys
 import functools
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
 
 import pinchtab
+from pinchtab import heap
 from pinchtab.api import Route, bridge_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.service import BrowserService
-from pinchtab import heap
 from pinchtab.config import Config
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 

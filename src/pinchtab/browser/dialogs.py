@@ -5,8 +5,8 @@ until it is answered. The tab's policy (``browser.dialogs``) answers dialogs nob
 ``manual`` (the default, as in PinchTab) leaves the dialog open; the tab then refuses work with
 409 ``dialog_blocking`` (naming the dialog) until ``POST /dialog`` answers it; ``accept`` or
 ``dismiss`` answer it at once. A beforeunload dialog is accepted under every policy but dismiss:
-it only opens for a leave the agent asked for. An action may carry its own answer (``dialogAction``/``dialogText``),
-used once for a dialog that this action opens.
+it only opens for a leave the agent asked for. An action may carry its own answer
+(``dialogAction``/``dialogText``), used once for a dialog that this action opens.
 """
 
 from __future__ import annotations
