@@ -70,10 +70,11 @@ class TabControl:
         if held.expires <= time.time():
             del self.locks[tab_id]
             return
+        until = f"until {_iso(held.expires)}; only its owner acts on it (X-Owner header, or owner)"
         if not owner:
-            raise Locked(f"tab {tab_id} is locked by {held.owner}; owner required (X-Owner header or owner)")
+            raise Locked(f"tab {tab_id} is locked by {held.owner} {until}: owner required")
         if owner != held.owner:
-            raise Locked(f"tab {tab_id} is locked by {held.owner}")
+            raise Locked(f"tab {tab_id} is locked by {held.owner} {until}, not {owner}")
 
     # -- handoff ---------------------------------------------------------------------------------
 
