@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser import targets
-from pinchtab.browser.frameinput import FrameOccluded, lift_point
+from pinchtab.browser.frameinput import DRAW_WAIT_MS, DRAWN_JS, FrameOccluded, lift_point, wait_drawn
 from pinchtab.browser.keys import char_key, key_events, parse_combo
 from pinchtab.browser.refs import StaleRef
 from pinchtab.cdp import CDPError
@@ -271,13 +271,16 @@ async def _point(tab: "Tab", target: Target, *, check_disabled: bool) -> tuple[f
     if res.get("occluded"):
         by = f" by {res['by']}" if res.get("by") else ""
         raise Occluded(f"element is occluded: {target.label} is covered{by}; close the overlay or scroll first")
+    x, y = res["x"], res["y"]
     if not res.get("top", True) and target.node is not None and target.node.owner is not None:
         try:
-            return await lift_point(tab, target.node, res["x"], res["y"])
+            x, y = await lift_point(tab, target.node, x, y)
         except FrameOccluded as exc:
             by = f" by {exc.by}" if exc.by else ""
             raise Occluded(f"element is occluded: the frame of {target.label} is covered{by}; close the overlay or scroll first") from None
-    return res["x"], res["y"]
+    if target.node is not None:
+        await wait_drawn(tab, target.node)
+    return x, y
 
 
 async def _mouse(tab: "Tab", x: float, y: float, clicks: int) -> None:
@@ -381,10 +384,19 @@ async def _do(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]
             if not want and res.get("radio"):
                 raise Conflict(f"{target.label} is a radio button: it cannot be unchecked; check another option of its group",
                                "cannot_uncheck_radio")
-            x, y = await _point(tab, target, check_disabled=True)
-            await _mouse(tab, x, y, 1)
-            res = await _on_node(tab, target, CHECKED_JS)
-            if res.get("checked") != want:
+            for _ in range(2):
+                x, y = await _point(tab, target, check_disabled=True)
+                await _mouse(tab, x, y, 1)
+                res = await _on_node(tab, target, CHECKED_JS)
+                if res.get("checked") == want:
+                    break
+                # A click the browser routed on a stale picture of the page (a frame that moved
+                # or had not drawn yet) went elsewhere: once the page has drawn, one more.
+                # A page that updates the box a frame later reads right after this wait.
+                await _on_node(tab, target, DRAWN_JS, DRAW_WAIT_MS)
+                if (await _on_node(tab, target, CHECKED_JS)).get("checked") == want:
+                    break
+            else:
                 raise BrowserError(f"clicking {target.label} did not {kind} it", "check_failed")
         return {"checked": want}
     raise BadRequest(f"unknown action kind {kind!r}", "unknown_kind")

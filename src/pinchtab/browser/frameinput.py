@@ -7,6 +7,11 @@ document (scrolling the frame into view when the point is outside it), checks th
 the point there, and climbs same-origin frames above it; across each further origin boundary
 the same step repeats with that frame's owner. ``Input.dispatchMouseEvent`` on the tab's session
 then reaches the frame, in or out of process, by hit testing.
+
+That hit testing runs in the browser on what each frame's compositor last drew: a frame that
+just loaded in its own process may not have drawn yet, and a click sent then lands on the page
+beneath it. So the first input into each out-of-process document waits for it to draw twice
+(``wait_drawn``), at most ``DRAW_WAIT_MS``; a throttled frame that never draws costs that once.
 """
 
 from __future__ import annotations
@@ -47,6 +52,30 @@ FRAME_POINT_JS = r"""function (x, y) {
   }
   return { x, y, occluded: !ok, by, top: w === w.top };
 }"""
+
+
+DRAW_WAIT_MS = 150
+
+# `this` is any node of the frame; resolves once the frame has drawn twice or after `ms`.
+DRAWN_JS = r"""function (ms) {
+  return new Promise((resolve) => {
+    const done = () => resolve(true);
+    requestAnimationFrame(() => requestAnimationFrame(done));
+    setTimeout(done, ms);
+  });
+}"""
+
+
+async def wait_drawn(tab: "Tab", node: "Node") -> None:
+    """Before the first input into an out-of-process document (``node``'s or an owner's): wait
+    until it has drawn, so the browser's hit testing knows where it is."""
+    n: "Node | None" = node
+    while n is not None:
+        target = tab.frames.targets.get(n.scope) if n.scope else None
+        if target is not None and target.drawn_generation != target.generation and n.backend_id is not None:
+            await tab.call_on_node(n.backend_id, DRAWN_JS, DRAW_WAIT_MS, scope=n.scope, frame_id=n.frame_id)
+            target.drawn_generation = target.generation
+        n = n.owner
 
 
 class FrameOccluded(Exception):

@@ -63,6 +63,8 @@ class FrameTarget:
     url: str = ""
     # bumped when its root frame loads a new document (refs.py: a new process renumbers nodes)
     generation: int = 0
+    # the generation whose first input waited for it to draw (frameinput.wait_drawn)
+    drawn_generation: int = -1
     offs: list[Callable[[], None]] = field(default_factory=list)
 
 
