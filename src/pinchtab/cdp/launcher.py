@@ -39,7 +39,7 @@ BASE_FLAGS = (
     "--disable-default-apps",
     "--disable-extensions",
     "--disable-dev-shm-usage",
-    "--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,BackForwardCache",
+    "--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
     "--disable-breakpad",
     "--metrics-recording-only",
     "--password-store=basic",
