@@ -10,11 +10,14 @@ to ``<stateDir>/logs/server-<port>.log``.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import socket
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 from pinchtab.config import Config
 from pinchtab.errors import PinchtabError
@@ -42,16 +45,35 @@ def log_to_state_dir(port: int) -> None:
     os.close(fd)
 
 
-def run(config: Config, log_level: str, start_default: bool) -> None:
-    asyncio.run(_serve(config, log_level, start_default))
+def run(config: Config, log_level: str, start_default: bool, *, autostarted: bool = False,
+        embed_bridge: Callable[[dict[str, Any]], Any] | None = None) -> None:
+    """``embed_bridge`` serves a bridge in this process (pinchtab.bridge.embedded.start); used
+    for the default instance when ``default_in_process`` says so."""
+    embed = embed_bridge if embed_bridge is not None and default_in_process(config, autostarted) else None
+    asyncio.run(_serve(config, log_level, start_default, embed))
 
 
-async def _serve(config: Config, log_level: str, start_default: bool) -> None:
+def default_in_process(config: Config, autostarted: bool) -> bool:
+    """``server.defaultInProcess``: "auto" is on for a server ``pinchtab mcp`` started, where
+    start-up time is what the agent waits for."""
+    setting = config.server.default_in_process
+    return setting == "on" or (setting == "auto" and autostarted)
+
+
+def _bridge_client(config: Config) -> Any:
     from pinchtab.server.bridge_client import make_client
+
+    return make_client(config.security.attach.ca_file)
+
+
+async def _serve(config: Config, log_level: str, start_default: bool,
+                 embed: Callable[[dict[str, Any]], Any] | None = None) -> None:
     from pinchtab.server.instances import InstanceManager
     from pinchtab.server.profiles import ProfileStore
 
-    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles), make_client(config.security.attach.ca_file))
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
+                              lambda: _bridge_client(config),
+                              embed_default=embed)
     if start_default:
         try:
             await manager.start_default(wait=False)  # spawned now; the app's start-up waits for it
@@ -65,6 +87,8 @@ async def _serve(config: Config, log_level: str, start_default: bool) -> None:
     app = create_app(config, default_instance=start_default, manager=manager)
     server = uvicorn.Server(uvicorn.Config(app, host=config.server.bind, port=config.server.port,
                                            log_level=log_level, access_log=False))
+    gc.freeze()  # what start-up loaded lives on; the collector is off until here (pinchtab.cli)
+    gc.enable()
     try:
         await server.serve()
     finally:

@@ -19,6 +19,7 @@ from pinchtab.errors import PinchtabError
 def make_server_command(
     server_options: Callable[[Any], Any],
     load: Callable[..., Any],
+    embed_bridge: Callable[[dict[str, Any]], Any] | None = None,
 ) -> click.Command:
     @click.command()
     @server_options
@@ -63,6 +64,6 @@ def make_server_command(
         logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per health check otherwise
         click.echo(f"pinchtab server on http://{config.server.bind}:{config.server.port} (state in {config.server.state_dir}; "
                    "Ctrl-C stops it and its browsers)", err=True)
-        boot.run(config, log_level, config.server.default_instance)
+        boot.run(config, log_level, config.server.default_instance, autostarted=autostarted, embed_bridge=embed_bridge)
 
     return server

@@ -9,12 +9,16 @@ Every bridge runs in its own session (so a Ctrl-C on the server's terminal reach
 only, which then stops the bridges in order) and gets ``--parent-pid``: it shuts down when the
 server dies, even by SIGKILL. Chromium talks to its bridge over ``--remote-debugging-pipe`` and
 exits when the bridge is gone.
+
+With ``server.defaultInProcess`` the default instance's bridge is served by this process instead
+(pinchtab.bridge.embedded): same port, health checks and routing, no process of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import importlib.util
 import json
 import logging
@@ -27,15 +31,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from pinchtab.config import ENV_VARS, Config
 from pinchtab.errors import BadRequest, Conflict, NotFound, NotReady, PinchtabError
 from pinchtab.server import procs
 from pinchtab.server.ports import PortAllocator
 from pinchtab.server.profiles import ProfileStore, iso_now, new_id
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("pinchtab.server")
 
@@ -49,6 +54,12 @@ HEALTH_FAILURES = 3  # consecutive unanswered /health before a live bridge count
 TABS_POLL = 2.0  # how often the tabs (and URLs) of a running instance are noted, to reopen after a crash
 PORT_RETRIES = 3
 READY_POLL = 0.02  # seconds between health checks of a starting bridge, its first 5 s
+
+
+def _http_error() -> type[Exception]:
+    import httpx
+
+    return httpx.HTTPError
 
 
 def bridge_command() -> list[str]:
@@ -75,7 +86,8 @@ class Instance:
     tabs: int = 0
     restarts: int = 0
     last_death: str | None = None
-    proc: asyncio.subprocess.Process | None = field(default=None, repr=False)
+    # Its bridge process, or the bridge this process serves (local_bridge.InProcessBridge).
+    proc: Any = field(default=None, repr=False)
     ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     health_failures: int = 0
     log_path: Path | None = None
@@ -137,23 +149,35 @@ class InstanceManager:
         self,
         config: Config,
         profiles: ProfileStore,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | Callable[[], httpx.AsyncClient],
         *,
         on_tabs_lost: Callable[[str], None] = lambda instance_id: None,
         on_bridge_exit: Callable[[Instance], bool] = lambda inst: False,
+        embed_default: Callable[[dict[str, Any]], Any] | None = None,
     ) -> None:
         self.config = config
         self.profiles = profiles
-        self.client = client
+        # A factory is called on first use: at start-up, after the default instance was spawned
+        # (httpx and its TLS set-up are ~0.1 s that Chromium's launch need not wait for).
+        self._client = client
         self.on_tabs_lost = on_tabs_lost
         # A bridge exited unasked: True when it will be restarted (its tabs then stay routed to it).
         self.on_bridge_exit = on_bridge_exit
+        # Serves the default instance's bridge in this process (pinchtab.bridge.embedded.start, given
+        # by pinchtab.cli when server.defaultInProcess applies); None: a process of its own.
+        self.embed_default = embed_default
         self.state_dir = Path(config.server.state_dir).expanduser()
         self.ports = PortAllocator(config.server.instance_port_start, avoid=[config.server.port])
         self.instances: dict[str, Instance] = {}
         self.auth = {"authorization": f"Bearer {config.server.token}"} if config.server.token else {}
         self._monitor: asyncio.Task[None] | None = None
         self._closing = False
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if callable(self._client):
+            self._client = self._client()
+        return self._client  # type: ignore[return-value]
 
     def auth_for(self, inst: Instance) -> dict[str, str]:
         """The Authorization header the server sends to ``inst``'s bridge: its own token, if any."""
@@ -307,6 +331,10 @@ class InstanceManager:
         try:
             await self._spawn(inst)
         except OSError as exc:
+            if self._in_process(inst) and exc.errno == errno.EADDRINUSE and len(tried) < PORT_RETRIES:
+                self.ports.release(inst.port)
+                log.warning("instance %s: port %s was taken; trying another", inst.id, inst.port)
+                return await self._spawn_on_free_port(inst, tried)
             self.ports.release(inst.port)
             self._fail(inst, f"could not start the bridge: {exc}")
             raise NotReady(f"could not start the bridge: {exc}", "instance_start_failed") from exc
@@ -324,7 +352,20 @@ class InstanceManager:
             except PinchtabError:
                 return  # _fail said why
 
+    def _in_process(self, inst: Instance) -> bool:
+        return self.embed_default is not None and inst.default and inst.cdp_url is None
+
     async def _spawn(self, inst: Instance) -> None:
+        if self.embed_default is not None and self._in_process(inst):
+            inst.log_path = inst.config_path = None
+            inst.proc = self.embed_default(self._bridge_config(inst))
+            inst.pid = inst.proc.pid
+            inst.started_at = iso_now()
+            inst._expected_exit = False
+            inst._waiter = asyncio.create_task(self._watch_exit(inst, inst.proc))
+            log.info("instance %s: bridge in this process on port %s (profile %s)", inst.id, inst.port,
+                     inst.profile_name or inst.profile_dir)
+            return
         logs = self.state_dir / "logs"
         run = self.state_dir / "run"
         logs.mkdir(parents=True, exist_ok=True)
@@ -359,12 +400,16 @@ class InstanceManager:
         inst._waiter = asyncio.create_task(self._watch_exit(inst, inst.proc))
         log.info("instance %s: bridge pid %s on port %s (profile %s)", inst.id, inst.pid, inst.port, inst.profile_name or inst.profile_dir)
 
-    def _write_bridge_config(self, inst: Instance) -> None:
+    def _bridge_config(self, inst: Instance) -> dict[str, Any]:
         """The server's effective config with this instance's own values: port, loopback bind,
         profile dir, mode, and the external Chrome's cdpUrl of an attached one (else it launches its own)."""
         data = self.config.model_dump(by_alias=True)
         data["server"].update(port=inst.port, bind="127.0.0.1", token=self.config.server.token, defaultInstance=False)
         data["browser"].update(profileDir=inst.profile_dir, cdpUrl=inst.cdp_url, headless=inst.mode == "headless")
+        return data
+
+    def _write_bridge_config(self, inst: Instance) -> None:
+        data = self._bridge_config(inst)
         assert inst.config_path is not None
         fd = os.open(inst.config_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
@@ -391,7 +436,7 @@ class InstanceManager:
                     inst.ready.set()
                     log.info("instance %s running on port %s", inst.id, inst.port)
                     return False
-            except (httpx.HTTPError, ValueError):
+            except (_http_error(), ValueError):
                 pass
             # Often at first (a refused connection is cheap, and a client may be waiting), then calmer.
             await asyncio.sleep(READY_POLL if time.monotonic() < deadline - START_TIMEOUT + 5 else 0.1)
@@ -405,7 +450,7 @@ class InstanceManager:
             if inst._waiter is not None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(asyncio.shield(inst._waiter), 2)
-            tail = self.log_tail(inst, 1)
+            tail = getattr(proc, "error", None) or self.log_tail(inst, 1)
             if "error while attempting to bind" in self.log_tail(inst, 20, joiner="\n"):
                 return True
             inst.error = f"the bridge exited with code {proc.returncode} while starting: {tail}".strip()
@@ -413,7 +458,7 @@ class InstanceManager:
         inst.ready.set()
         return False
 
-    async def _watch_exit(self, inst: Instance, proc: asyncio.subprocess.Process) -> None:
+    async def _watch_exit(self, inst: Instance, proc: Any) -> None:
         code = await proc.wait()
         if inst.proc is not proc or inst._expected_exit:
             return
@@ -425,7 +470,7 @@ class InstanceManager:
             return  # _await_ready reports it
         inst.status = "error"
         inst.error = f"the bridge process exited with code {code}"
-        tail = self.log_tail(inst, 2)
+        tail = getattr(proc, "error", None) or self.log_tail(inst, 2)
         if tail:
             inst.error += f" (log: {tail})"
         if not self.on_bridge_exit(inst):
@@ -459,7 +504,9 @@ class InstanceManager:
         still running on the instance's profile dir."""
         proc = inst.proc
         inst._expected_exit = True
-        if proc is not None and proc.returncode is None:
+        if proc is not None and proc.returncode is None and hasattr(proc, "stop"):
+            await proc.stop(STOP_TIMEOUT)  # an in-process bridge: the server's own pid is no group to signal
+        elif proc is not None and proc.returncode is None:
             procs.kill_group(proc.pid, signal.SIGTERM)
             try:
                 await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
@@ -543,7 +590,7 @@ class InstanceManager:
         try:
             res = await self.client.get(f"{inst.url}/health", headers=self.auth_for(inst), timeout=HEALTH_TIMEOUT)
             body = res.json()
-        except (httpx.HTTPError, ValueError) as exc:
+        except (_http_error(), ValueError) as exc:
             if inst.status not in ("running", "error") or not inst.process_alive:
                 return
             inst.health_failures += 1
@@ -579,7 +626,7 @@ class InstanceManager:
         from pinchtab.server.supervisor import tab_list
 
         inst.tabs_polled = time.monotonic()
-        with contextlib.suppress(httpx.HTTPError, ValueError):
+        with contextlib.suppress(_http_error(), ValueError):
             res = await self.client.get(f"{inst.url}/tabs", headers=self.auth_for(inst), timeout=HEALTH_TIMEOUT)
             if res.status_code == 200:
                 inst.last_tabs = tab_list(res.json())

@@ -1,0 +1,80 @@
+"""``server.defaultInProcess: "on"``: the default instance's bridge served by the server's own
+process (pinchtab.bridge.embedded) against a real Chromium: the same routes, tabs and instance
+lifecycle as a bridge process, a second instance still a process of its own, and nothing left
+running after the server stops."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_server import ServerProc, children, live_in_groups, pgid_of, running_server, wait_until
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    srv = ServerProc(tmp_path_factory.mktemp("in-process"), extra={"server": {"defaultInProcess": "on"}})
+    yield from running_server(srv)
+
+
+def chromes_of(pid: int) -> list[int]:
+    return [c for c in children(pid) if "chrom" in open(f"/proc/{c}/cmdline", "rb").read().decode(errors="replace")]
+
+
+def default_instance(server: ServerProc) -> dict[str, Any]:
+    return next(i for i in server.instances().values() if i.get("default"))
+
+
+def test_the_default_instance_runs_in_the_server_process(server: ServerProc, pages: str) -> None:
+    inst = default_instance(server)
+    assert inst["status"] == "running" and inst["pid"] == server.proc.pid
+    assert not [c for c in children(server.proc.pid) if "pinchtab" in open(f"/proc/{c}/cmdline", "rb").read().decode()]
+    assert chromes_of(server.proc.pid), "its Chromium is the server's child"
+    res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html"})
+    assert res.status_code == 200, res.text
+    tab = res.json()["tabId"]
+    snap = server.http.get("/snapshot", params={"tabId": tab, "filter": "interactive"}).json()
+    assert snap["title"] == "Buttons" and snap["nodes"]
+    found = server.http.post(f"/tabs/{tab}/find", json={"query": "increment button"}).json()
+    assert found["matches"][0]["name"] == "Increment", found
+    # the bridge's own port answers too, with the server's pid
+    health = server.http.get(f"http://127.0.0.1:{inst['port']}/health").json()
+    assert health["pid"] == server.proc.pid
+
+
+def test_restart_and_stop_of_the_in_process_instance(server: ServerProc, pages: str) -> None:
+    inst = default_instance(server)
+    before = set(chromes_of(server.proc.pid))
+    res = server.http.post(f"/instances/{inst['id']}/restart")
+    assert res.status_code == 200, res.text
+    assert res.json()["status"] == "running" and res.json()["pid"] == server.proc.pid
+    after = set(chromes_of(server.proc.pid))
+    assert after and not (before & after), "a new Chromium replaced the old one"
+    res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html"})
+    assert res.status_code == 200, res.text
+    res = server.http.post(f"/instances/{inst['id']}/stop")
+    assert res.status_code == 200 and res.json()["status"] == "stopped", res.text
+    wait_until(lambda: not chromes_of(server.proc.pid), 15, "its Chromium to exit")
+    assert server.http.get("/health").status_code == 200  # the server itself lives on
+
+
+def test_other_instances_are_processes_of_their_own(server: ServerProc) -> None:
+    res = server.http.post("/instances/start", json={})
+    assert res.status_code in (200, 201), res.text
+    other = res.json()
+    wait_until(lambda: server.instances()[other["id"]]["status"] == "running", 60, "the second instance")
+    pid = server.instances()[other["id"]]["pid"]
+    assert pid != server.proc.pid and pid in children(server.proc.pid)
+
+
+def test_nothing_survives_the_server(server: ServerProc) -> None:
+    groups = {g for c in chromes_of(server.proc.pid) if (g := pgid_of(c))}
+    for child in children(server.proc.pid):
+        groups.add(child)
+        groups |= {g for c in children(child) if (g := pgid_of(c))}
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(30)
+    wait_until(lambda: not live_in_groups(groups), 15, "the server's browsers and bridges to exit")
