@@ -38,6 +38,8 @@ def make_server_command(
         \b
         Each instance is a `pinchtab bridge` with its own Chromium on its own port (from 9868);
         /tabs/{id}/... goes to the instance owning the tab, the shorthand routes to the default one.
+        server.defaultInProcess (auto: when `pinchtab mcp` started the server; on; off) serves the
+        default instance's bridge in this process instead, for a faster start.
         Example:
           pinchtab server
           curl -s -X POST localhost:9867/navigate -d '{"url":"https://example.com"}'
