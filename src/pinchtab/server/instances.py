@@ -86,7 +86,7 @@ class Instance:
     tabs: int = 0
     restarts: int = 0
     last_death: str | None = None
-    # Its bridge process, or the bridge this process serves (local_bridge.InProcessBridge).
+    # Its bridge process, or the bridge this process serves (pinchtab.bridge.embedded.InProcessBridge).
     proc: Any = field(default=None, repr=False)
     ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     health_failures: int = 0
@@ -358,13 +358,7 @@ class InstanceManager:
     async def _spawn(self, inst: Instance) -> None:
         if self.embed_default is not None and self._in_process(inst):
             inst.log_path = inst.config_path = None
-            inst.proc = self.embed_default(self._bridge_config(inst))
-            inst.pid = inst.proc.pid
-            inst.started_at = iso_now()
-            inst._expected_exit = False
-            inst._waiter = asyncio.create_task(self._watch_exit(inst, inst.proc))
-            log.info("instance %s: bridge in this process on port %s (profile %s)", inst.id, inst.port,
-                     inst.profile_name or inst.profile_dir)
+            self._started(inst, self.embed_default(self._bridge_config(inst)), "in this process")
             return
         logs = self.state_dir / "logs"
         run = self.state_dir / "run"
@@ -394,11 +388,15 @@ class InstanceManager:
                 *cmd, stdin=asyncio.subprocess.DEVNULL, stdout=logf, stderr=logf, env=env,
                 start_new_session=True, close_fds=True,
             )
-        inst.pid = inst.proc.pid
+        self._started(inst, inst.proc, f"pid {inst.proc.pid}")
+
+    def _started(self, inst: Instance, proc: Any, where: str) -> None:
+        inst.proc = proc
+        inst.pid = proc.pid
         inst.started_at = iso_now()
         inst._expected_exit = False
-        inst._waiter = asyncio.create_task(self._watch_exit(inst, inst.proc))
-        log.info("instance %s: bridge pid %s on port %s (profile %s)", inst.id, inst.pid, inst.port, inst.profile_name or inst.profile_dir)
+        inst._waiter = asyncio.create_task(self._watch_exit(inst, proc))
+        log.info("instance %s: bridge %s on port %s (profile %s)", inst.id, where, inst.port, inst.profile_name or inst.profile_dir)
 
     def _bridge_config(self, inst: Instance) -> dict[str, Any]:
         """The server's effective config with this instance's own values: port, loopback bind,
