@@ -234,10 +234,12 @@ class _Routes:
         ``ActionRequest`` fields in snake_case: text, value, key, pixels, direction, x, y, wait_nav."""
         return self.call("action", tab_id, kind=kind, ref=ref, selector=selector, **fields)
 
-    def actions(self, actions: list[dict[str, Any]], tab_id: str | None = None) -> dict[str, Any]:
+    def actions(self, actions: list[dict[str, Any]], tab_id: str | None = None,
+                stop_on_error: bool | None = None) -> dict[str, Any]:
         """Run actions in order, stopping at the first failure. Each item is a dict with ``kind``
-        and the fields of ``action()`` (snake_case or camelCase keys)."""
-        return self.call("actions", tab_id, actions=[_action_body(**a) for a in actions])
+        and the fields of ``action()`` (snake_case or camelCase keys). ``stop_on_error`` given:
+        PinchTab's batch, every outcome in ``results`` and no error raised (see the route)."""
+        return self.call("actions", tab_id, actions=[_action_body(**a) for a in actions], stop_on_error=stop_on_error)
 
     def click(self, ref: str, tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
         return self.action("click", ref, tab_id=tab_id, **fields)

@@ -135,6 +135,10 @@ class ActionRequest(TabScoped, Leased):
 
 class ActionsRequest(TabScoped, Leased):
     actions: list[ActionRequest] = Field(..., min_length=1, max_length=MAX_ACTIONS, description="Actions run in order; stops at the first failure.")
+    stop_on_error: bool | None = Field(
+        None, description="PinchTab's batch: given, every action's outcome is in `results` ({index, success, "
+                          "result | error}) with total/successful/failed, and the answer is 200; false runs on past "
+                          "a failure, true stops after it. Omitted: the first failure is the answer (its status).")
 
 
 class FindRequest(TabScoped):

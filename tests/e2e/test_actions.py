@@ -408,6 +408,28 @@ def test_actions_batch_stops_at_first_failure(http: httpx.Client, tab: str, page
     assert text_of(http, tab, "count") == "2"  # the two before ran, the one after did not
 
 
+@pytest.mark.parametrize("stop_on_error", [False, True])
+def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Client, tab: str, pages: str,
+                                                               stop_on_error: bool) -> None:
+    # PinchTab's batch: stopOnError given -> 200, every outcome in results
+    open_page(http, tab, f"{pages}/buttons.html")
+    ref = ref_of(snap(http, tab), "button", "Increment")
+    res = http.post(f"/tabs/{tab}/actions", json={"stopOnError": stop_on_error, "actions": [
+        {"kind": "click", "ref": ref},
+        {"kind": "click", "ref": "e99"},
+        {"kind": "click", "selector": "#inc"},
+    ]})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    ran = 2 if stop_on_error else 3
+    assert [r["index"] for r in body["results"]] == list(range(ran))
+    assert body["results"][0]["success"] is True and body["results"][0]["result"]["success"] is True
+    failed = body["results"][1]
+    assert failed["success"] is False and "e99" in failed["error"] and failed["code"] == "ref_not_found"
+    assert body["total"] == 3 and body["successful"] == ran - 1 and body["failed"] == 3 - (ran - 1)
+    assert text_of(http, tab, "count") == str(ran - 1)
+
+
 def test_actions_batch_validation(http: httpx.Client, tab: str) -> None:
     res = http.post(f"/tabs/{tab}/actions", json={"actions": []})
     assert res.status_code == 400

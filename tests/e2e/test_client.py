@@ -132,6 +132,9 @@ def test_errors_carry_status_and_code(client: pinchtab.Client, tab_id: str, page
     with pytest.raises(PinchtabClientError) as batch:
         client.actions([{"kind": "focus", "ref": "e1"}, {"kind": "click", "ref": "e999"}], tab_id=tab_id)
     assert batch.value.status == 404 and batch.value.body["failedIndex"] == 1
+    recorded = client.actions([{"kind": "focus", "ref": "e1"}, {"kind": "click", "ref": "e999"}], tab_id=tab_id,
+                              stop_on_error=False)
+    assert [r["success"] for r in recorded["results"]] == [True, False] and recorded["failed"] == 1
 
 
 def test_evaluate_disabled_is_403(locked_bridge: str) -> None:

@@ -146,6 +146,10 @@ def test_waits(obs: httpx.Client, pages: str) -> None:
     assert wait(selector="#a", state="visible")["waited"] is True
     assert wait(ms=50)["match"] == "50ms"
     assert obs.post(f"/tabs/{tab}/wait", json={"load": "whenever"}).status_code == 400
+    assert wait(load="networkidle", idleFor=200)["match"] == "network-idle"  # PinchTab's legacy alias
+    for renamed in ("load", "domcontentloaded"):  # PinchTab's pre-rename names: 400 there too
+        res = obs.post(f"/tabs/{tab}/wait", json={"load": renamed})
+        assert res.status_code == 400 and "ready-state" in res.json()["error"], res.text
     assert obs.post(f"/tabs/{tab}/wait", json={}).status_code == 400
 
 

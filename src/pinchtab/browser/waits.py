@@ -20,8 +20,10 @@ from pinchtab.models import MAX_WAIT_MS, WaitRequest
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
 
+# PinchTab's names and its one legacy alias; its pre-rename "load" and "domcontentloaded" answer
+# 400, as there, so that a client learns the names that mean the same on both.
 LOAD_STATES = {"ready-state": "ready-state", "content-loaded": "content-loaded", "network-idle": "network-idle",
-               "networkidle": "network-idle", "load": "ready-state", "domcontentloaded": "content-loaded"}
+               "networkidle": "network-idle"}
 
 # visible: in the DOM with a box and not hidden by CSS; hidden: absent or not visible.
 SELECTOR_STATE_JS = r"""(selector, wantHidden) => {
