@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from .lexical import stem
+from .lift import lift_sole_first
 from .typos import per_index
 from .weights import PASS_LIFT as LIFT
 
@@ -180,12 +181,7 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
         if _first_word(query) in _OPENING:
             _open_item_link(descriptors, it, item, score, best)
         return score
-    cands.sort(reverse=True)
-    if len(cands) > 1 and cands[1][0] == cands[0][0]:
-        return score  # two items fit equally: no guess
-    pick = cands[0][1]
-    score[pick] = min(1.0, float(score[best]) + LIFT)
-    return score
+    return lift_sole_first(cands, score, best)  # two items that fit equally: no guess
 
 
 @lru_cache(maxsize=4096)

@@ -18,8 +18,8 @@ from functools import lru_cache
 import numpy as np
 
 from .lexical import stem
+from .lift import lift_sole_first
 from .typos import per_index
-from .weights import PASS_LIFT as LIFT
 
 __all__ = ["apply", "parse"]
 
@@ -74,18 +74,11 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
         return score
     tx = per_index(owner, "_toggle_words", _Texts, descriptors)
     needed = {w for w in what if w in tx.stems[best]}
-    cands: list[tuple[int, int]] = []  # (words covered, row)
+    cands: list[tuple[float, int]] = []  # (words covered, row)
     for i, d in enumerate(descriptors):
         if not _is_toggle(d) or d.disabled or score[i] <= 0:
             continue
         covered = {w for w in what if w in tx.stems[i]}
         if covered and covered >= needed:
             cands.append((len(covered), i))
-    if not cands:
-        return score
-    cands.sort(reverse=True)
-    if len(cands) > 1 and cands[1][0] == cands[0][0]:
-        return score  # two toggles fit equally: no guess
-    pick = cands[0][1]
-    score[pick] = min(1.0, float(score[best]) + LIFT)
-    return score
+    return lift_sole_first(cands, score, best)  # two toggles that fit equally: no guess
