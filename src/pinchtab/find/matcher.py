@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import BadRequest
 from .descriptors import ElementDescriptor, build_descriptors
-from . import adjust, item_action, leading_verb, search_intent, semantic_tier, text_entry, toggle
+from . import adjust, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle
 from .embedding import HashingEmbedder
 from .lru import LRU
 from .pageindex import PageIndex, build_page_index
@@ -82,7 +82,7 @@ _F32 = np.float32
 # post-scoring passes, in order: each may lift one element for a query feature it recognises
 # (an action on a named item, adjusting a quantity, a search or writing request, a near-tie
 # its labels' first words settle); the semantic tier last, for what nothing else matched
-_PASSES = (item_action, adjust, toggle, search_intent, text_entry, leading_verb, semantic_tier)
+_PASSES = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, leading_verb, semantic_tier)
 
 
 @dataclass(frozen=True, slots=True)
