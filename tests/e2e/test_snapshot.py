@@ -406,3 +406,15 @@ def test_clickable_divs_are_labelled_clickable_not_generic(http: httpx.Client, t
     assert node["role"] == "clickable"
     assert http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": node["ref"]}).status_code == 200
     assert "done" in js(http, tab, "document.body.innerText")
+
+
+def test_an_item_alone_between_dividers_is_still_an_item(http: httpx.Client, tab: str, pages: str) -> None:
+    # a chat's first message sits alone between "Yesterday" and "Today": find still reads which
+    # message each "Add reaction" belongs to
+    open_page(http, tab, f"{pages}/chat-dividers.html")
+    buttons = [n["ref"] for n in snap(http, tab)["nodes"] if n["name"] == "Add reaction"]
+    assert len(buttons) == 3
+    for query, ref in (("react to the invoice run message", buttons[0]), ("react to the staging is down message", buttons[1]),
+                       ("react to the release notes message", buttons[2])):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == ref, (query, found)

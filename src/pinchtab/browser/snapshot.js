@@ -89,6 +89,15 @@
     const ra = a.getAttribute('role');
     return PLAIN_ITEM.has(a.localName) || (!!ra && ra === b.getAttribute('role'));
   }
+  // The sibling beside el, past dividers (a chat's "Today", a list's <hr>): an item alone
+  // between two dividers is still one of a run.
+  function beside(el, next) {
+    let s = next ? el.nextElementSibling : el.previousElementSibling;
+    while (s && (s.localName === 'hr' || s.getAttribute('role') === 'separator')) {
+      s = next ? s.nextElementSibling : s.previousElementSibling;
+    }
+    return s;
+  }
   function itemText(item) {
     if (item.text === null) item.text = textOf(item.el, ITEM_MAX);
     return item.text;
@@ -261,7 +270,7 @@
     }
     // ... and a dialog's opening text says what its buttons are about ("cookie banner")
     if (role === 'dialog' || role === 'alertdialog' ||
-        sameKind(el, el.previousElementSibling) || sameKind(el, el.nextElementSibling)) {
+        sameKind(el, beside(el, false)) || sameKind(el, beside(el, true))) {
       if (childCtx === ctx) childCtx = Object.assign({}, ctx);
       childCtx.item = { el: el, text: null, up: ctx.item };
     }
