@@ -29,7 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from .lexical import stem
-from .lift import lift_sole_first
+from .passes import lift_sole_first
 from .typos import per_index
 from .weights import PASS_LIFT as LIFT
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from .lexical import stem
-from .lift import lift_sole_first
+from .passes import lift_sole_first
 from .typos import per_index
 
 __all__ = ["apply", "parse"]
