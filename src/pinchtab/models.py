@@ -131,6 +131,9 @@ class ActionRequest(TabScoped, Leased):
     dialog_action: Literal["accept", "dismiss"] | None = Field(
         None, description="Answer a JavaScript dialog this action opens (accept or dismiss).")
     dialog_text: str | None = Field(None, max_length=8192, description="Prompt text when dialogAction is accept.")
+    auto_switch: bool = Field(
+        True, description="A tab this action opens (target=_blank, window.open) becomes the current tab "
+                          "(result.switchedToTab), as in PinchTab; false closes it and the current tab stays.")
 
 
 class ActionsRequest(TabScoped, Leased):

@@ -183,7 +183,30 @@ def test_a_click_that_opens_a_tab_says_which(http: httpx.Client, tab: str, pages
         finally:
             http.post(f"/tabs/{new['tabId']}/close")
     stay = act(http, tab, kind="click", selector="#stay").json()
-    assert "newTab" not in stay
+    assert "newTab" not in stay and "switchedToTab" not in (stay.get("result") or {})
+
+
+def test_a_tab_a_click_opens_becomes_current_unless_auto_switch_is_off(http: httpx.Client, tab: str,
+                                                                       pages: str) -> None:
+    # PinchTab's auto-switch: the opened tab is where unscoped routes go next
+    open_page(http, tab, f"{pages}/popups.html")
+    http.post("/tab", json={"action": "focus", "tabId": tab})
+    res = act(http, tab, kind="click", selector="#blank")
+    assert res.status_code == 200, res.text
+    new = res.json()["result"]["switchedToTab"]
+    try:
+        assert new == res.json()["newTab"]["tabId"] != tab
+        assert http.get("/text").json()["url"] == f"{pages}/login.html"  # unscoped: the new tab
+    finally:
+        http.post(f"/tabs/{new}/close")
+    http.post("/tab", json={"action": "focus", "tabId": tab})
+    before = {t["id"] for t in http.get("/tabs").json()["tabs"]}
+    res = act(http, tab, kind="click", selector="#open", autoSwitch=False)
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert "switchedToTab" not in (body.get("result") or {}) and body["closedTab"]["url"] == f"{pages}/buttons.html"
+    assert {t["id"] for t in http.get("/tabs").json()["tabs"]} == before  # the popup was closed
+    assert http.get("/text").json()["url"] == f"{pages}/popups.html"  # the opener is still current
 
 
 def test_wait_takes_unified_selectors(http: httpx.Client, tab: str, pages: str) -> None:

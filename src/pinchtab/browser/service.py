@@ -8,6 +8,7 @@ which tab), and knows nothing of HTTP. Security gates are checked before a metho
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any
@@ -162,15 +163,24 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
-        """One action; a tab it opened is named in ``newTab`` (popups.py)."""
+        """One action. A tab it opened (popups.py) becomes the current one, named in ``newTab``
+        and ``result.switchedToTab`` (PinchTab's auto-switch); with ``autoSwitch: false`` it is
+        closed again and named in ``closedTab``."""
         watch = PopupWatch(self.browser, tab)
         try:
             out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
         finally:
             watch.stop()
         opened = await watch.opened(self.nav_timeout_ms)
-        if opened:
+        if opened and req.auto_switch:
             out["newTab"] = opened
+            self.browser.current_id = opened["tabId"]
+            result = out.get("result")
+            out["result"] = {**(result if isinstance(result, dict) else {}), "switchedToTab": opened["tabId"]}
+        elif opened:
+            with contextlib.suppress(PinchtabError):
+                await self.browser.close_tab(opened["tabId"])
+            out["closedTab"] = opened
         return out
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
