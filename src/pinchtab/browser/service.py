@@ -187,34 +187,29 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         """Run in order; at the first failure raise it, carrying the results so far. With
         ``stopOnError`` given, PinchTab's batch: each outcome recorded, 200 (see the model)."""
         await self.check_actionable(req.tab_id)
-        if req.stop_on_error is not None:
-            return await self._actions_recorded(req, req.stop_on_error)
+        recorded = req.stop_on_error is not None
         results: list[dict[str, Any]] = []
         mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
             for i, action in enumerate(req.actions):
                 try:
-                    results.append(await self._perform(tab, action))
+                    done = await self._perform(tab, action)
                 except PinchtabError as exc:
-                    exc.extra = {"failedIndex": i, "results": results}
-                    exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
-                    raise
-        return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, {"success": True, "results": results})
-
-    async def _actions_recorded(self, req: m.ActionsRequest, stop_on_error: bool) -> dict[str, Any]:
-        results: list[dict[str, Any]] = []
-        mark = self.browser.ui_guard.mark()
-        async with self.browser.use_tab(req.tab_id) as tab:
-            for i, action in enumerate(req.actions):
-                try:
-                    results.append({"index": i, "success": True, "result": await self._perform(tab, action)})
-                except PinchtabError as exc:
+                    if not recorded:
+                        exc.extra = {"failedIndex": i, "results": results}
+                        exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
+                        raise
                     results.append({"index": i, "success": False, "error": f"action {action.kind}: {exc.message}",
                                     "code": exc.code})
-                    if stop_on_error:
+                    if req.stop_on_error:
                         break
-        ok = sum(r["success"] for r in results)
-        out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
+                    continue
+                results.append({"index": i, "success": True, "result": done} if recorded else done)
+        if recorded:
+            ok = sum(r["success"] for r in results)
+            out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
+        else:
+            out = {"success": True, "results": results}
         return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, out)
 
     # -- content ---------------------------------------------------------------------------------

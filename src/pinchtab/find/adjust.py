@@ -143,8 +143,6 @@ def _covered(what: tuple[frozenset[str], ...], words: frozenset[str]) -> float:
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the adjusting control lifted to the top (in place); ``static`` marks rows
     that are not controls; per-page word sets are kept on ``owner``."""
-    if score.size < 2:
-        return score
     parsed = parse(query)
     if parsed is None:
         return score

@@ -151,8 +151,6 @@ def _coverage(item: list[str], words: frozenset[str]) -> float:
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the item's control lifted above the item's title (in place); ``static``
     marks rows that are not controls; per-page word sets are kept on ``owner``."""
-    if score.size < 2:
-        return score
     parsed = parse(query)
     if parsed is None:
         dest = parse_destination(query)

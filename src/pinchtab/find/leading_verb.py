@@ -43,8 +43,6 @@ def _first_stem(name: str) -> str:
 
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with a near-tie settled by the labels' first words (in place)."""
-    if score.size < 2:
-        return score
     best = int(np.argmax(score))
     top = float(score[best])
     if top <= 0:

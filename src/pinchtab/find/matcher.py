@@ -180,8 +180,9 @@ class ElementIndex:
         score[(lex < internal) & (emb < internal)] = 0.0  # below on both sides
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
         score.clip(0.0, 1.0, out=score)
-        for p in _PASSES:
-            p.apply(self, self._desc, self._page.static, query, score)
+        if score.size >= 2:  # a pass moves one element above others: nothing to move on a 1-element page
+            for p in _PASSES:
+                p.apply(self, self._desc, self._page.static, query, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL

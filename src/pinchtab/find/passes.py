@@ -1,6 +1,8 @@
 """Shared pieces of the post-scoring passes (:mod:`.adjust`, :mod:`.search_intent`,
 :mod:`.text_entry`, :mod:`.item_action`, :mod:`.toggle`, :mod:`.sort_intent`): how well a
-candidate covers the words a query names, the one best, and how a pick is put first."""
+candidate covers the words a query names, the one best, and how a pick is put first. The matcher
+calls each pass's ``apply(owner, descriptors, static, query, score)`` on pages of two elements or
+more, in ``matcher._PASSES`` order."""
 
 from __future__ import annotations
 

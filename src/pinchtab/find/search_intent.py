@@ -89,8 +89,6 @@ class _Fields:
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the search field lifted to the top (in place) for a search request;
     ``static`` marks rows that are not controls; per-page data is kept on ``owner``."""
-    if score.size < 2:
-        return score
     obj = parse(query)
     if obj is None:
         return score

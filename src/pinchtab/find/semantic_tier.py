@@ -48,7 +48,7 @@ def element_matrix(owner, descriptors, model: semantic.StaticModel) -> np.ndarra
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score``, with the rescued element raised when the rescue applies (in place); ``static``
     marks rows that are not controls; the page's vectors are kept on ``owner``."""
-    if score.size < 2 or float(score.max()) >= RESCUE_BELOW:
+    if float(score.max()) >= RESCUE_BELOW:
         return score
     model = semantic.get_model()
     if model is None:

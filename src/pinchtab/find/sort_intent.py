@@ -62,8 +62,6 @@ class _Texts:
 
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the page's sort control lifted to the top (in place)."""
-    if score.size < 2:
-        return score
     what = parse(query)
     if what is None:
         return score

@@ -72,8 +72,6 @@ class _Fields:
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the field to write in lifted to the top (in place); ``static`` marks rows
     that are not controls; per-page data is kept on ``owner``."""
-    if score.size < 2:
-        return score
     parsed = parse(query)
     if parsed is None:
         return score

@@ -64,8 +64,6 @@ def _is_toggle(d) -> bool:
 
 def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
     """``score`` with the toggle for what the query turns on or off lifted to the top (in place)."""
-    if score.size < 2:
-        return score
     what = parse(query)
     if what is None:
         return score
