@@ -418,3 +418,15 @@ def test_an_item_alone_between_dividers_is_still_an_item(http: httpx.Client, tab
                        ("react to the release notes message", buttons[2])):
         found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
         assert found["best_ref"] == ref, (query, found)
+
+
+def test_a_disclosure_button_names_the_list_it_opens(http: httpx.Client, tab: str, pages: str) -> None:
+    # a docs sidebar: "Errors" under "Guides", under "Reference" and under "SDKs" are told apart by
+    # the aria-expanded button (or <summary>) just above their unnamed list
+    open_page(http, tab, f"{pages}/docs-nav.html")
+    errors = [n["ref"] for n in snap(http, tab)["nodes"] if n["name"] == "Errors"]
+    assert len(errors) == 3
+    for query, ref in (("errors page under reference", errors[1]), ("errors in guides", errors[0]),
+                       ("errors under SDKs", errors[2])):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == ref, (query, found)

@@ -98,6 +98,16 @@
     }
     return s;
   }
+  // A docs sidebar's "Reference" button (aria-expanded) above the unnamed list it opens: the
+  // list's links are "Errors under Reference", not just "Errors" in the sidebar.
+  function disclosureLabel(el) {
+    let b = el.previousElementSibling;
+    if (!b && el.parentElement && el.parentElement.localName === 'details') b = el.parentElement.querySelector(':scope > summary');
+    if (!b) return '';
+    const ctl = b.getAttribute('aria-controls');
+    if (!(b.hasAttribute('aria-expanded') || b.localName === 'summary' || (ctl && el.id && ctl.split(/\s+/).includes(el.id)))) return '';
+    return clip(b.computedName || b.textContent || '');
+  }
   function itemText(item) {
     if (item.text === null) item.text = textOf(item.el, ITEM_MAX);
     return item.text;
@@ -263,6 +273,7 @@
         // A table row's name is empty; its cells' text says which row a button belongs to.
         let label = nameOf();
         if (!label && role === 'row') label = textOf(el, ITEM_MAX);
+        if (!label && (role === 'list' || role === 'group')) label = disclosureLabel(el);
         const landmark = LANDMARK[role];
         childCtx = { section: ctx.section, parent: label || ctx.parent, quiet: ctx.quiet, item: ctx.item };
         if (landmark !== undefined && (label || landmark)) childCtx.section = label || landmark;

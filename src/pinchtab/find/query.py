@@ -96,6 +96,10 @@ def _is_word(u: Unit, *ws: str) -> bool:
     return not u.phrase and u.words[0] in ws
 
 
+def _plural_of(u: Unit, role: str) -> bool:
+    return not u.phrase and len(u.words) == 1 and u.words[0] != role and u.words[0] in (role + "s", role + "es")
+
+
 def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
     """Units of one segment -> terms (stop words dropped, compounds attached)."""
     content = [u for u in units if not u.stop] or [u for u in units if u.words[0] not in _PREP_CTX]
@@ -117,6 +121,10 @@ def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
         if u.role and not u.phrase and ctx:
             # "in the dialog", "from the menu": a container, not the target's role
             terms.append(Term(u, W_CONTAINER, ctx=True, container=True, joins=tuple(joins)))
+        elif u.role and u.role in vocab.WEAK_ROLE_WORDS and _plural_of(u, u.role):
+            # "add labels", "errors page": a plural of a weak role word names things the page
+            # lists (its labels, its errors pages), not the role of the target
+            terms.append(Term(u, W_CONTENT, ctx=ctx, joins=tuple(joins)))
         elif u.role:
             weak = u.role in vocab.WEAK_ROLE_WORDS
             terms.append(Term(u, W_ROLE_WEAK if weak else W_ROLE, ctx=ctx, role=u.role, joins=tuple(joins),

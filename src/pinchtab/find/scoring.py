@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import vocab
+from . import lexical, vocab
 from .query import Term
 from .terms import PageTerms, TermVec
 from .weights import (
@@ -27,12 +27,54 @@ from .weights import (
 
 __all__ = ["lexical_scores"]
 
+
+def _term_keys(t: Term) -> dict[str, float]:
+    """The related-concept keys a term answers to, its phrase's words' included."""
+    keys = {k: q for k, q in t.unit.concepts if k.endswith("-rel")}
+    if t.unit.phrase:
+        for st in t.unit.stems:
+            for k, q in lexical.concepts_of_word(st).items():
+                if k.endswith("-rel") and q > keys.get(k, 0.0):
+                    keys[k] = q
+    return keys
+
+
+def _one_word_one_term(pt: PageTerms, terms: Sequence[Term], S: np.ndarray, text: str, lead: int | None) -> None:
+    """One element word answers one query word: where two query words share a related concept
+    and an element matches one of them only through it, both matches are most likely that
+    one word ("download as PDF" -> "Save": one verb, not the download and the PDF;
+    "customize cookie settings" -> the "Cookie settings" text does not also customize). The
+    weaker match is dropped. Two nouns side by side are one thing ("search query")."""
+    keys = [None if t.role else _term_keys(t) for t in terms]
+    for a in range(len(terms)):
+        ka = keys[a]
+        if not ka:
+            continue
+        for b in range(a + 1, len(terms)):
+            kb = keys[b]
+            if not kb or (a != lead and f" {terms[a].unit.text} {terms[b].unit.text} " in text):
+                continue
+            for key in ka.keys() & kb.keys():
+                got = pt.page.content.get_arrays(key)
+                if got is None:
+                    continue
+                rows, vals = got
+                sa, sb = S[a, rows], S[b, rows]
+                both = (sa > 0) & (sb > 0)
+                b_via = both & np.isclose(sb, vals * kb[key]) & (sa >= sb)
+                a_via = both & ~b_via & np.isclose(sa, vals * ka[key]) & (sb > sa)
+                if b_via.any():
+                    S[b, rows[b_via]] = 0.0
+                if a_via.any():
+                    S[a, rows[a_via]] = 0.0
+
+
 _F32 = np.float32
 
 
 def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec], *,
                    hints: dict[str, float] | None = None, lead: int | None = None,
-                   action: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                   action: bool = False, text: str = "") -> tuple[np.ndarray, np.ndarray]:
     """Lexical score vector and each element's prior (lifted where a role word asked for its role).
 
     All terms are scored at once: their strengths go into one (terms x elements) matrix
@@ -69,6 +111,8 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         else:
             wl.append(t.weight * pt.idf(tv.df))
         bonus.append(t.bonus)
+    if T > 1 and text:
+        _one_word_one_term(pt, terms, S, f" {' '.join(text.lower().split())} ", lead)
     w = np.array(wl, dtype=_F32)
     flat = S.reshape(-1)
     if x_idx:
@@ -122,7 +166,9 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
             hits = np.bincount(np.concatenate(h_idx), weights=np.concatenate(h_val), minlength=n)
         lex = qcov * (0.8 + 0.2 * (np.minimum(hits, page.n_name) / page.n_name))
     else:
+        hits = 0.0
         lex = qcov * 0.8
+    hits_n = hits
     prior = page.prior
     if hints:
         prior = np.where(page.static, prior * ACTION_NON_INTERACTIVE, prior).astype(_F32)
@@ -131,8 +177,14 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         # (an element that matches only the verb is fine: "play video" -> Play)
         others = [k for k, t in enumerate(terms) if k != lead and not t.bonus and not t.role]
         if others:
-            missing = (S[lead] <= 0) & (S[others].max(axis=0) > 0)
+            obj = S[others].max(axis=0) > 0
+            missing = (S[lead] <= 0) & obj
             prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
+            if obj.any():
+                # and the other way round: the verb on another object ("add labels" is not "Add
+                # or remove reactions"); a bare verb ("Play" for "play video") names none
+                other_obj = (S[lead] > 0) & ~obj & (page.n_name > hits_n + 1)
+                prior = np.where(other_obj, prior * MISSING_ACTION, prior).astype(_F32)
     if role_ok is not None:
         prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior * ROLE_MISMATCH)
     return lex.astype(_F32, copy=False), prior

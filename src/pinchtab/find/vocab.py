@@ -237,6 +237,7 @@ ACTION_VERBS: frozenset[str] = frozenset(
     follow unfollow like star favorite bookmark play pause stop mute unmute sort apply clear reset undo redo
     pin unpin move rename duplicate mark buy purchase checkout subscribe unsubscribe attach compose post
     publish fork clone watch report block hide expand collapse react zoom rotate crop install update
+    customize customise configure personalize personalise
     """.split()
 )
 _ACTION_HINT = {"button": 1.0, "menuitem": 0.8, "switch": 0.5}
