@@ -430,3 +430,14 @@ def test_a_disclosure_button_names_the_list_it_opens(http: httpx.Client, tab: st
                        ("errors under SDKs", errors[2])):
         found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
         assert found["best_ref"] == ref, (query, found)
+
+
+def test_icon_controls_answer_icon_queries(http: httpx.Client, tab: str, pages: str) -> None:
+    # a control named by aria-label/title that shows only a glyph, an emoji or an svg is what
+    # "... icon" describes; the folder link that says the word is not
+    open_page(http, tab, f"{pages}/icons.html")
+    nodes = snap(http, tab)["nodes"]
+    ref = {n["name"]: n["ref"] for n in nodes}
+    for query, name in (("trash can icon", "Delete"), ("gear icon", "Preferences"), ("trash folder", "Trash")):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == ref[name], (query, found)

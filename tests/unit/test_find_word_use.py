@@ -60,3 +60,16 @@ def test_a_customising_verb_wants_a_control_not_the_text_that_names_it():
     ]
     assert find("customize cookie settings", consent)["best_ref"] == "e1"
     assert find("cookie settings", consent)["best_ref"] == "e0"  # no verb: the text that says it
+
+
+def test_icon_says_what_the_target_looks_like_where_the_snapshot_marks_icons():
+    mail = [
+        {"ref": "e0", "role": "link", "name": "Trash", "parent": "Folders"},
+        {"ref": "e1", "role": "button", "name": "Delete", "parent": "Message actions", "icon": True},
+        {"ref": "e2", "role": "button", "name": "Archive", "parent": "Message actions", "icon": True},
+    ]
+    assert find("trash can icon", mail)["best_ref"] == "e1"
+    assert find("trash", mail)["best_ref"] == "e0"
+    # a snapshot that marks no icon (another producer): "icon" stays a filler word
+    plain = [{k: v for k, v in e.items() if k != "icon"} for e in mail]
+    assert find("trash can icon", plain)["best_ref"] == "e0"

@@ -180,6 +180,21 @@
     else if (title) d.tn = 1;  // named by its title (the title: locator)
     const testid = el.getAttribute('data-testid');
     if (testid) d.ti = clip(testid);
+    if (ICON_ROLES.has(role) && d.n && tag !== 'input' && !showsWords(el)) d.ic = 1;
+  }
+
+  // An icon control: named (aria-label, title, alt) but showing no word of its own - a glyph, an
+  // icon font, an emoji, an <svg> (whose <title> is not shown). find reads "trash can icon" so.
+  const ICON_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'togglebutton']);
+  const WORDISH = /[\p{L}\p{N}]/u;
+  function showsWords(el) {
+    if (!WORDISH.test(el.textContent)) return false;
+    if (!el.querySelector('svg, style, script')) return true;
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = w.nextNode(); t; t = w.nextNode()) {
+      if (WORDISH.test(t.data) && !(t.parentElement && t.parentElement.closest('svg, style, script'))) return true;
+    }
+    return false;
   }
 
   // computedRole costs a few microseconds a call and a data table has thousands of cells. A cell's

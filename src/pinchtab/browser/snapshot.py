@@ -63,6 +63,7 @@ class Node:
     # the frame it was walked in and that frame's owner node.
     testid: str | None = None       # data-testid
     titled: bool = False             # its name is its title attribute
+    icon: bool = False               # named, but shows no word of its own (a glyph, an svg)
     frame: dict[str, str] | None = None
     foreign: bool = False
     frame_id: str | None = None
@@ -124,6 +125,8 @@ class Node:
             el["testid"] = self.testid
         if self.titled:
             el["titled"] = True
+        if self.icon:
+            el["icon"] = True
         return el
 
     def state(self) -> tuple[Any, ...]:
@@ -179,6 +182,7 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         modal=rec.get("m", False),
         testid=rec.get("ti"),
         titled=bool(rec.get("tn")),
+        icon=bool(rec.get("ic")),
         frame={} if rec.get("fo") else None,
         foreign=bool(rec.get("fx")),
     )

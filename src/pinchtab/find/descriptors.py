@@ -162,7 +162,7 @@ def _fast_constructor():
 
 _make = _fast_constructor()
 _TEXT_KEYS = frozenset(TEXT_FIELDS)
-_STATE_KEYS = ("expanded", "checked", "selected", "pressed", "modal", "level", "focused")
+_STATE_KEYS = ("expanded", "checked", "selected", "pressed", "modal", "level", "focused", "icon")
 _STATE_SET = frozenset(_STATE_KEYS)
 _DIALOG_ROLES = ("dialog", "alertdialog")
 

@@ -23,9 +23,27 @@ from .weights import (
     MISSING_ACTION,
     ROLE_MISMATCH,
     VERB_HINT_WEIGHT,
+    W_ICON,
 )
 
 __all__ = ["lexical_scores"]
+
+
+def _icon_word(pt: PageTerms, terms: Sequence[Term], S: np.ndarray, wl: list[float], bonus: list[bool]) -> np.ndarray | None:
+    """"trash can icon": on a page with icon controls (the snapshot's ``icon``: named, no word
+    shown) the word says what the target looks like, as a role word does; elsewhere it stays
+    a filler word. Returns the rows it fits, or None."""
+    for k, t in enumerate(terms):
+        if t.unit.phrase or t.ctx or t.unit.words[0] not in ("icon", "icons"):
+            continue
+        icons = pt.icon_vec()
+        if icons is None:
+            return None
+        np.maximum(S[k], icons, out=S[k])
+        wl[k] = W_ICON
+        bonus[k] = False
+        return icons
+    return None
 
 
 def _term_keys(t: Term) -> dict[str, float]:
@@ -113,6 +131,7 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         bonus.append(t.bonus)
     if T > 1 and text:
         _one_word_one_term(pt, terms, S, f" {' '.join(text.lower().split())} ", lead)
+    icon_ok = _icon_word(pt, terms, S, wl, bonus) if T > 1 else None
     w = np.array(wl, dtype=_F32)
     flat = S.reshape(-1)
     if x_idx:
@@ -185,6 +204,8 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
                 # or remove reactions"); a bare verb ("Play" for "play video") names none
                 other_obj = (S[lead] > 0) & ~obj & (page.n_name > hits_n + 1)
                 prior = np.where(other_obj, prior * MISSING_ACTION, prior).astype(_F32)
+    if icon_ok is not None:
+        role_ok = icon_ok if role_ok is None else np.maximum(role_ok, icon_ok)
     if role_ok is not None:
         prior = np.where(role_ok > 0, np.maximum(prior, 1.0), prior * ROLE_MISMATCH)
     return lex.astype(_F32, copy=False), prior

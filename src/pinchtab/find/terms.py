@@ -307,6 +307,14 @@ class PageTerms:
             self._roles[role_word] = v
         return v
 
+    def icon_vec(self) -> np.ndarray | None:
+        """1 where the element is an icon control (named, no word shown), or None if none is."""
+        v = self._roles.get(" icon")
+        if v is None:
+            v = np.array([1.0 if d.states.get("icon") is True else 0.0 for d in self.desc], dtype=_F32)
+            self._roles[" icon"] = v
+        return v if v.any() else None
+
     def hint_vec(self, hints: dict[str, float]) -> np.ndarray:
         """Per element, how well its role fits the query's verb."""
         table = np.zeros(len(self.page.role_index), dtype=_F32)

@@ -59,6 +59,8 @@ ACTION_NON_INTERACTIVE = 0.85
 OUTSIDE_MODAL = 0.7
 # "approve pull request": an element that lacks the query's specific action ("Pull requests")
 MISSING_ACTION = 0.8
+# "trash can icon": the word "icon" as a role word, on a page whose snapshot marks icon controls
+W_ICON = 1.0
 # a strong role word ("text area", "checkbox") the element's role does not fit at all
 ROLE_MISMATCH = 0.8
 
