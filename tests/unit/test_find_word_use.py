@@ -73,3 +73,19 @@ def test_icon_says_what_the_target_looks_like_where_the_snapshot_marks_icons():
     # a snapshot that marks no icon (another producer): "icon" stays a filler word
     plain = [{k: v for k, v in e.items() if k != "icon"} for e in mail]
     assert find("trash can icon", plain)["best_ref"] == "e0"
+
+
+def test_go_back_to_names_where_to_not_a_back_button():
+    player = [
+        {"ref": "e0", "role": "button", "name": "Go back", "heading": "Playlists"},
+        {"ref": "e1", "role": "button", "name": "Go forward", "heading": "Playlists"},
+        {"ref": "e2", "role": "button", "name": "Previous", "parent": "Player controls"},
+        {"ref": "e3", "role": "button", "name": "Next", "parent": "Player controls"},
+    ]
+    assert find("go back to the previous track", player)["best_ref"] == "e2"
+    assert find("go back", player)["best_ref"] == "e0"
+    checkout = [
+        {"ref": "e0", "role": "link", "name": "Cart (3)", "section": "Header"},
+        {"ref": "e1", "role": "link", "name": "Return to cart", "section": "Main"},
+    ]
+    assert find("go back to my cart", checkout)["best_ref"] == "e1"  # a control that says the motion still does

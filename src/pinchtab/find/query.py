@@ -41,6 +41,7 @@ W_ROLE_WEAK = 0.4
 W_CONTAINER = 0.8
 W_GENERIC = 0.35
 W_LOW = 0.4
+W_MOTION = 0.25  # "go back to X": the motion says little about the element (a "Return to X" still says it)
 STATE_MISMATCH = 0.7       # "unchecked" and the element is checked
 STATE_VERB_MISMATCH = 0.9  # "uncheck" and the element is already unchecked
 SHARED_CONCEPT = 0.9       # synonym-level concept shared by neighbouring query words
@@ -52,6 +53,8 @@ for _k, _v in sorted(
 ):
     _REL_BY_FIRST.setdefault(_k[0], []).append((_k, _v))
 _PREP_CTX = frozenset({"in", "inside", "within", "from", "on", "under", "for", "at", "into", "beneath"}) - {"beneath"}
+_MOTION = frozenset({"go", "go back", "return", "navigate", "head", "head back", "get back", "come back", "jump",
+                     "take me", "take me back", "bring me", "bring me back"})
 _DIR_PREPS = frozenset({"on", "at", "in", "to", "towards", "toward", "near"})
 _POS_FILLER = frozenset({"of", "page", "screen", "window", "side", "corner", "area", "edge", "part", "half", "region", "hand", "end", "the", "most"})
 
@@ -266,6 +269,10 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
     if not any(not t.bonus for t in terms) and terms:
         # nothing but generic words: they are the content
         terms = [Term(t.unit, W_CONTENT, ctx=t.ctx, joins=t.joins) if t.bonus else t for t in terms]
+    if (len(main) > 2 and terms and terms[0].unit is main[0][0] and main[0][0].text in _MOTION
+            and main[1][0].text == "to" and any(not x.stop for x, _ in main[2:])):
+        # "go back to the previous track", "return to the inbox": where to, not a Back button
+        terms[0] = Term(terms[0].unit, W_MOTION, joins=terms[0].joins)
     pq.terms = terms
     pq.exclude = [_make_terms(g, ctx=False) for g in negs if g]
     pq.exclude = [[Term(t.unit, t.weight if not t.bonus else W_GENERIC, bonus=t.bonus, ctx=True, container=True, role=t.role,
