@@ -167,7 +167,7 @@ class ElementIndex:
         plan = self._plan(query.strip())
         pq = plan.parsed
         lex, prior = lexical_scores(self._terms, pq.terms, plan.term_vecs, hints=pq.verb_hints, lead=pq.lead_verb,
-                                    action=pq.action_verb, text=pq.text)
+                                    action=pq.action_verb, shared=pq.shared, icon_term=pq.icon_term)
         q_own, q_ctx, a = plan.qvec
         page = self._page
         emb = page.matrix @ q_own

@@ -30,7 +30,7 @@ from typing import Callable
 
 from . import vocab
 from .container_ordinal import CONTAINER_NOUNS, CONTAINER_PREPS
-from .lexical import Unit, query_units, stem
+from .lexical import Unit, concepts_of_word, query_units, stem
 
 __all__ = ["Term", "ParsedQuery", "parse_query", "parse_query_for_page"]
 
@@ -89,6 +89,8 @@ class ParsedQuery:
     action_verb: bool = False     # ... and that word is a specific action ("approve", "download")
     states: dict[str, tuple[bool, float]] = field(default_factory=dict)  # state -> (wanted, factor)
     ordinal_of_container: bool = False  # "checkbox of the last row": the ordinal counts rows
+    shared: tuple = ()            # (term a, term b, related concept, a's quality, b's quality): see scoring
+    icon_term: int | None = None  # index of the word "icon" in terms
 
     @property
     def has_content(self) -> bool:
@@ -327,7 +329,40 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
         if ca and any(c in ca for c, q in b.unit.concepts if q >= SHARED_CONCEPT):
             terms[k] = Term(b.unit, W_GENERIC, bonus=True, ctx=b.ctx, joins=b.joins)
     pq.terms = terms
+    pq.shared = _shared_related(terms, f" {' '.join(query.lower().split())} ", pq.lead_verb)
+    pq.icon_term = next((k for k, t in enumerate(terms) if not t.unit.phrase and not t.ctx
+                         and t.unit.words[0] in ("icon", "icons")), None) if len(terms) > 1 else None
     return pq
+
+
+def _related_keys(t: Term) -> dict[str, float]:
+    """The related-concept keys a term answers to, its phrase's words' included."""
+    keys = {k: q for k, q in t.unit.concepts if k.endswith("-rel")}
+    if t.unit.phrase:
+        for st in t.unit.stems:
+            for k, q in concepts_of_word(st).items():
+                if k.endswith("-rel") and q > keys.get(k, 0.0):
+                    keys[k] = q
+    return keys
+
+
+def _shared_related(terms: list[Term], text: str, lead: int | None) -> tuple:
+    """Pairs of terms that answer to one related concept (``scoring`` lets one element word
+    answer only one of them); two nouns side by side are one thing ("search query") and stay."""
+    if len(terms) < 2:
+        return ()
+    keys = [None if t.role else _related_keys(t) for t in terms]
+    out = []
+    for a, ka in enumerate(keys):
+        if not ka:
+            continue
+        for b in range(a + 1, len(terms)):
+            kb = keys[b]
+            if not kb or (a != lead and f" {terms[a].unit.text} {terms[b].unit.text} " in text):
+                continue
+            for key in sorted(ka.keys() & kb.keys()):
+                out.append((a, b, key, ka[key], kb[key]))
+    return tuple(out)
 
 
 _GLOBAL: dict[str, tuple[ParsedQuery, frozenset]] = {}

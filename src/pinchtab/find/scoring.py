@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import lexical, vocab
+from . import vocab
 from .query import Term
 from .terms import PageTerms, TermVec
 from .weights import (
@@ -29,62 +29,38 @@ from .weights import (
 __all__ = ["lexical_scores"]
 
 
-def _icon_word(pt: PageTerms, terms: Sequence[Term], S: np.ndarray, wl: list[float], bonus: list[bool]) -> np.ndarray | None:
+def _icon_word(pt: PageTerms, k: int, S: np.ndarray, wl: list[float], bonus: list[bool]) -> np.ndarray | None:
     """"trash can icon": on a page with icon controls (the snapshot's ``icon``: named, no word
-    shown) the word says what the target looks like, as a role word does; elsewhere it stays
-    a filler word. Returns the rows it fits, or None."""
-    for k, t in enumerate(terms):
-        if t.unit.phrase or t.ctx or t.unit.words[0] not in ("icon", "icons"):
-            continue
-        icons = pt.icon_vec()
-        if icons is None:
-            return None
-        np.maximum(S[k], icons, out=S[k])
-        wl[k] = W_ICON
-        bonus[k] = False
-        return icons
-    return None
+    shown) the word ``terms[k]`` says what the target looks like, as a role word does;
+    elsewhere it stays a filler word. Returns the rows it fits, or None."""
+    icons = pt.icon_vec()
+    if icons is None:
+        return None
+    np.maximum(S[k], icons, out=S[k])
+    wl[k] = W_ICON
+    bonus[k] = False
+    return icons
 
 
-def _term_keys(t: Term) -> dict[str, float]:
-    """The related-concept keys a term answers to, its phrase's words' included."""
-    keys = {k: q for k, q in t.unit.concepts if k.endswith("-rel")}
-    if t.unit.phrase:
-        for st in t.unit.stems:
-            for k, q in lexical.concepts_of_word(st).items():
-                if k.endswith("-rel") and q > keys.get(k, 0.0):
-                    keys[k] = q
-    return keys
-
-
-def _one_word_one_term(pt: PageTerms, terms: Sequence[Term], S: np.ndarray, text: str, lead: int | None) -> None:
+def _one_word_one_term(pt: PageTerms, shared: tuple, S: np.ndarray) -> None:
     """One element word answers one query word: where two query words share a related concept
-    and an element matches one of them only through it, both matches are most likely that
-    one word ("download as PDF" -> "Save": one verb, not the download and the PDF;
-    "customize cookie settings" -> the "Cookie settings" text does not also customize). The
-    weaker match is dropped. Two nouns side by side are one thing ("search query")."""
-    keys = [None if t.role else _term_keys(t) for t in terms]
-    for a in range(len(terms)):
-        ka = keys[a]
-        if not ka:
+    (``shared``, from the parse) and an element matches one of them only through it, both
+    matches are most likely that one word ("download as PDF" -> "Save": one verb, not the
+    download and the PDF; "customize cookie settings" -> the "Cookie settings" text does not
+    also customize). The weaker match is dropped."""
+    for a, b, key, qa, qb in shared:
+        got = pt.page.content.get_arrays(key)
+        if got is None:
             continue
-        for b in range(a + 1, len(terms)):
-            kb = keys[b]
-            if not kb or (a != lead and f" {terms[a].unit.text} {terms[b].unit.text} " in text):
-                continue
-            for key in ka.keys() & kb.keys():
-                got = pt.page.content.get_arrays(key)
-                if got is None:
-                    continue
-                rows, vals = got
-                sa, sb = S[a, rows], S[b, rows]
-                both = (sa > 0) & (sb > 0)
-                b_via = both & np.isclose(sb, vals * kb[key]) & (sa >= sb)
-                a_via = both & ~b_via & np.isclose(sa, vals * ka[key]) & (sb > sa)
-                if b_via.any():
-                    S[b, rows[b_via]] = 0.0
-                if a_via.any():
-                    S[a, rows[a_via]] = 0.0
+        rows, vals = got
+        sa, sb = S[a, rows], S[b, rows]
+        both = (sa > 0) & (sb > 0)
+        b_via = both & np.isclose(sb, vals * qb) & (sa >= sb)
+        a_via = both & ~b_via & np.isclose(sa, vals * qa) & (sb > sa)
+        if b_via.any():
+            S[b, rows[b_via]] = 0.0
+        if a_via.any():
+            S[a, rows[a_via]] = 0.0
 
 
 _F32 = np.float32
@@ -92,7 +68,8 @@ _F32 = np.float32
 
 def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec], *,
                    hints: dict[str, float] | None = None, lead: int | None = None,
-                   action: bool = False, text: str = "") -> tuple[np.ndarray, np.ndarray]:
+                   action: bool = False, shared: tuple = (), icon_term: int | None = None,
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Lexical score vector and each element's prior (lifted where a role word asked for its role).
 
     All terms are scored at once: their strengths go into one (terms x elements) matrix
@@ -129,9 +106,9 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         else:
             wl.append(t.weight * pt.idf(tv.df))
         bonus.append(t.bonus)
-    if T > 1 and text:
-        _one_word_one_term(pt, terms, S, f" {' '.join(text.lower().split())} ", lead)
-    icon_ok = _icon_word(pt, terms, S, wl, bonus) if T > 1 else None
+    if shared:
+        _one_word_one_term(pt, shared, S)
+    icon_ok = _icon_word(pt, icon_term, S, wl, bonus) if icon_term is not None else None
     w = np.array(wl, dtype=_F32)
     flat = S.reshape(-1)
     if x_idx:
