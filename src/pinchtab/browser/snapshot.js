@@ -101,8 +101,7 @@
   // A docs sidebar's "Reference" button (aria-expanded) above the unnamed list it opens: the
   // list's links are "Errors under Reference", not just "Errors" in the sidebar.
   function disclosureLabel(el) {
-    let b = el.previousElementSibling;
-    if (!b && el.parentElement && el.parentElement.localName === 'details') b = el.parentElement.querySelector(':scope > summary');
+    const b = el.previousElementSibling;  // a <details>' list follows its <summary>
     if (!b) return '';
     const ctl = b.getAttribute('aria-controls');
     if (!(b.hasAttribute('aria-expanded') || b.localName === 'summary' || (ctl && el.id && ctl.split(/\s+/).includes(el.id)))) return '';

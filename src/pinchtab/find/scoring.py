@@ -164,7 +164,6 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
     else:
         hits = 0.0
         lex = qcov * 0.8
-    hits_n = hits
     prior = page.prior
     if hints:
         prior = np.where(page.static, prior * ACTION_NON_INTERACTIVE, prior).astype(_F32)
@@ -174,13 +173,10 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
         others = [k for k, t in enumerate(terms) if k != lead and not t.bonus and not t.role]
         if others:
             obj = S[others].max(axis=0) > 0
-            missing = (S[lead] <= 0) & obj
+            # and the other way round: the verb on another object ("add labels" is not "Add or
+            # remove reactions"); a bare verb ("Play" for "play video") names none
+            missing = np.where(obj, S[lead] <= 0, (S[lead] > 0) & (page.n_name > hits + 1))
             prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
-            if obj.any():
-                # and the other way round: the verb on another object ("add labels" is not "Add
-                # or remove reactions"); a bare verb ("Play" for "play video") names none
-                other_obj = (S[lead] > 0) & ~obj & (page.n_name > hits_n + 1)
-                prior = np.where(other_obj, prior * MISSING_ACTION, prior).astype(_F32)
     if icon_ok is not None:
         role_ok = icon_ok if role_ok is None else np.maximum(role_ok, icon_ok)
     if role_ok is not None:

@@ -64,6 +64,7 @@ class PageTerms:
         self.emb = emb
         self._vecs = LRU(2048)
         self._roles: dict[str, np.ndarray] = {}
+        self._icons: np.ndarray | bool | None = None  # icon controls (False: the page has none)
 
     def clear(self) -> None:
         """Forget the resolved terms."""
@@ -309,11 +310,10 @@ class PageTerms:
 
     def icon_vec(self) -> np.ndarray | None:
         """1 where the element is an icon control (named, no word shown), or None if none is."""
-        v = self._roles.get(" icon")
-        if v is None:
+        if self._icons is None:
             v = np.array([1.0 if d.states.get("icon") is True else 0.0 for d in self.desc], dtype=_F32)
-            self._roles[" icon"] = v
-        return v if v.any() else None
+            self._icons = v if v.any() else False
+        return self._icons if self._icons is not False else None
 
     def hint_vec(self, hints: dict[str, float]) -> np.ndarray:
         """Per element, how well its role fits the query's verb."""
