@@ -441,3 +441,15 @@ def test_icon_controls_answer_icon_queries(http: httpx.Client, tab: str, pages: 
     for query, name in (("trash can icon", "Delete"), ("gear icon", "Preferences"), ("trash folder", "Trash")):
         found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
         assert found["best_ref"] == ref[name], (query, found)
+
+
+def test_a_misspelt_query_is_read_as_spelt_right(http: httpx.Client, tab: str, pages: str) -> None:
+    # "shufle": the one page word a typo away, read as that word ("playlist", spelt right, no
+    # longer outweighs it); "thrid": an ordinal again, not a word to match
+    open_page(http, tab, f"{pages}/player.html")
+    nodes = snap(http, tab)["nodes"]
+    shuffle = next(n["ref"] for n in nodes if n["name"] == "Shuffle play Morning Mix")
+    plays = [n["ref"] for n in nodes if n["name"] == "Play" and n["role"] == "button"]
+    for query, want in (("shufle the playlist", shuffle), ("thrid play button", plays[2])):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == want, (query, found)

@@ -87,6 +87,7 @@ _PASSES = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
+    text: str  # the query as read: misspelt words spelt as the page does
     parsed: ParsedQuery
     qvec: tuple
     term_vecs: tuple
@@ -134,9 +135,10 @@ class ElementIndex:
     def _plan(self, query: str) -> _Plan:
         plan = self._plans.get(query)
         if plan is None:
-            pq = parse_query_for_page(query, self._page.pairs)
+            text = self._terms.corrected(query)
+            pq = parse_query_for_page(text, self._page.pairs)
             tvs = tuple(self._terms.term_vec(t) for t in pq.terms)
-            plan = _Plan(pq, self._terms.query_vector(pq, tvs), tvs)
+            plan = _Plan(text, pq, self._terms.query_vector(pq, tvs), tvs)
             self._plans.put(query, plan)
         return plan
 
@@ -182,7 +184,7 @@ class ElementIndex:
         score.clip(0.0, 1.0, out=score)
         if score.size >= 2:  # a pass moves one element above others: nothing to move on a 1-element page
             for p in _PASSES:
-                p.apply(self, self._desc, self._page.static, query, score)
+                p.apply(self, self._desc, self._page.static, plan.text, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL

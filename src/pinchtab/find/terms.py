@@ -70,6 +70,11 @@ class PageTerms:
         """Forget the resolved terms."""
         self._vecs.clear()
 
+    def corrected(self, query: str) -> str:
+        """``query`` with its misspelt words spelt as the page does (:func:`.typos.correct_query`)."""
+        vids, vpage = self.page.vocab.ids, self.page.vocab.page
+        return typos.correct_query(self, self.desc, query, lambda st: vids.get(st) in vpage)
+
     def word_alternatives(self, st: str, raw: str, concepts, joins=(), *, fuzzy: bool = True) -> dict[str, float]:
         alts: dict[str, float] = {}
 

@@ -16,10 +16,11 @@ length and letters are then checked with the edit distance.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from . import lexical
+from . import english, lexical, vocab
 
-__all__ = ["surface_typos", "per_index", "MIN_LEN"]
+__all__ = ["surface_typos", "correct_query", "per_index", "MIN_LEN"]
 
 MIN_LEN = 4
 ANAGRAM_MIN = 5
@@ -40,19 +41,45 @@ def _text_forms(text: str) -> tuple[str, ...]:
     return f
 
 
-class _PageForms:
-    """The page's word forms, by length."""
+class _Forms:
+    """Word forms, by length."""
 
     __slots__ = ("forms", "by_len")
 
-    def __init__(self, descriptors) -> None:
-        texts = {s for d in descriptors for s in (d.name, d.label, d.placeholder, d.title, d.description) if s}
-        seen: set[str] = set().union(*map(_text_forms, texts)) if texts else set()
+    def __init__(self, seen: set[str]) -> None:
         by_len: dict[int, list[str]] = {}
         for w in seen:
             by_len.setdefault(len(w), []).append(w)
         self.forms = seen
         self.by_len = by_len
+
+
+class _PageForms(_Forms):
+    """The page's word forms (elements' own text), by length."""
+
+    __slots__ = ()
+
+    def __init__(self, descriptors) -> None:
+        texts = {s for d in descriptors for s in (d.name, d.label, d.placeholder, d.title, d.description) if s}
+        super().__init__(set().union(*map(_text_forms, texts)) if texts else set())
+
+
+@lru_cache(maxsize=1)
+def vocab_forms() -> _Forms:
+    """The words a query is read with (role, ordinal, direction, container and state words,
+    verbs, the synonym groups' words): "seond submit button", "btuton on the left"."""
+    ws: set[str] = set()
+    for group in (vocab.GENERIC_WORDS, vocab.LOW_WEIGHT_WORDS, vocab.VERB_ROLE_WORDS, vocab.STATE_WORDS,
+                  vocab.STATE_VERBS, vocab.ORDINALS, vocab.NEGATION_WORDS, vocab.DIRECTION_WORDS,
+                  vocab.DIRECTION_MARKERS, vocab.CONTAINER_WORDS, vocab.ROLE_WORDS, vocab.ACTION_VERBS,
+                  vocab.VERB_ROLE_HINTS, vocab.STOP_WORDS):
+        ws.update(group)
+    for phrase in vocab.ROLE_PHRASES:
+        ws.update(phrase)
+    for _, _, members in vocab.SYNONYMS:
+        for m in members:
+            ws.update(m.split())
+    return _Forms({w for w in ws if w.isalpha() and MIN_LEN <= len(w) <= lexical.MAX_FUZZY_LEN})
 
 
 def per_index(owner, attr: str, build, descriptors):
@@ -64,15 +91,8 @@ def per_index(owner, attr: str, build, descriptors):
     return v
 
 
-def surface_typos(owner, descriptors, raw: str) -> list[tuple[str, int]]:
-    """(stem, distance) of the page words (of ``descriptors``) within a typo of ``raw`` as typed;
-    the page's forms are kept on ``owner``."""
-    raw = raw.lower()
-    if len(raw) < MIN_LEN or not raw.isalpha():
-        return []
-    pf = per_index(owner, "_typo_forms", _PageForms, descriptors)
-    if raw in pf.forms:
-        return []
+def _near_forms(pf: _Forms, raw: str) -> dict[str, int]:
+    """The page's word forms within a typo of ``raw`` (lowercase, as typed) -> the distance."""
     limit = 2 if len(raw) >= 8 else 1
     letters = set(raw)
     cands: set[str] = set()
@@ -90,7 +110,70 @@ def surface_typos(owner, descriptors, raw: str) -> list[tuple[str, int]]:
     for c in cands | moved:
         dist = lexical.osa_distance(raw, c, 2)
         if dist <= limit or (c in moved and dist <= 2):
-            st = lexical.stem(c)
-            if dist < out.get(st, 99):
-                out[st] = dist
+            out[c] = dist
+    return out
+
+
+def surface_typos(owner, descriptors, raw: str) -> list[tuple[str, int]]:
+    """(stem, distance) of the page words (of ``descriptors``) within a typo of ``raw`` as typed;
+    the page's forms are kept on ``owner``."""
+    raw = raw.lower()
+    if len(raw) < MIN_LEN or not raw.isalpha():
+        return []
+    pf = per_index(owner, "_typo_forms", _PageForms, descriptors)
+    if raw in pf.forms:
+        return []
+    out: dict[str, int] = {}
+    for c, dist in _near_forms(pf, raw).items():
+        st = lexical.stem(c)
+        if dist < out.get(st, 99):
+            out[st] = dist
     return list(out.items())
+
+
+@lru_cache(maxsize=4096)
+def _suspects(query: str) -> tuple[str, ...]:
+    """The words of ``query`` that may be misspelt, whatever the page: long enough, not words
+    the vocabulary knows (lowercase; cached per text)."""
+    voc = vocab_forms().forms
+    out = []
+    for w in _WORD.findall(query.lower()):
+        if len(w) >= MIN_LEN and w not in voc and w not in lexical.KNOWN_STEMS:
+            st = lexical.stem(w)
+            if st not in lexical.KNOWN_STEMS and w not in out:
+                out.append(w)
+    return tuple(out)
+
+
+def correct_query(owner, descriptors, query: str, on_page) -> str:
+    """``query`` with each misspelt word replaced by the one word it is a typo of.
+
+    A word is misspelt when it is neither on the page (``on_page(stem)``) nor a word the
+    vocabulary knows, nor a common English word (:mod:`.english`), and exactly one word (one
+    stem) is within a typo of it (at the least distance), among the page's words and the words
+    queries are read with (:func:`vocab_forms`); with none or several it stays as typed (the
+    term's own typo alternatives still apply). The whole query is then read as if spelt right:
+    phrases form again ("traash can" -> "trash can"), an ordinal counts again ("thrid
+    button"), and the word is embedded with the letters the page shares ("shufle" ->
+    shuffle)."""
+    fixes: dict[str, str] = {}
+    for raw in _suspects(query):
+        if on_page(lexical.stem(raw)):
+            continue
+        pf = per_index(owner, "_typo_forms", _PageForms, descriptors)
+        if raw in pf.forms:
+            continue
+        near = _near_forms(vocab_forms(), raw)
+        near.update(_near_forms(pf, raw))
+        if not near:
+            continue
+        best = min(near.values())
+        at = [c for c, d in near.items() if d == best]
+        if len({lexical.stem(c) for c in at}) != 1:
+            continue  # "carx": the page's "Cart" or its "card"? no guess
+        if english.is_english(raw):
+            continue  # a word the page lacks, not a typo ("train" is not "Trail")
+        fixes[raw] = min(at, key=lambda c: (len(c), c))
+    if not fixes:
+        return query
+    return _WORD.sub(lambda m: fixes.get(m.group(0).lower(), m.group(0)), query)
