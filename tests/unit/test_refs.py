@@ -56,6 +56,7 @@ def test_bounded_the_least_recently_seen_are_forgotten_as_stale() -> None:
     with pytest.raises(NotFound) as unknown:
         cache.entry("e999", {"": 0})
     assert unknown.value.code == "ref_not_found"
+    assert "this tab's refs are e0..e149" in str(unknown.value)  # a ref of another tab, most likely
     fresh = nodes(1)
     cache.identify(fresh, {"": 0})
     assert fresh[0].ref == "e150"  # forgotten elements come back with new numbers

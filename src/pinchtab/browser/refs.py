@@ -88,7 +88,7 @@ class RefCache:
             if _number(ref) is not None and _number(ref) < self._next:
                 raise StaleRef(f"ref {ref} is stale: its element has not been seen for a long time "
                                "(the tab's ref table is full) - take a new /snapshot or /find")
-            raise NotFound(f"ref {ref} not found - take a /snapshot first", "ref_not_found")
+            raise NotFound(_not_found(ref, self._next), "ref_not_found")
         if entry.key is not None and generations.get(entry.key[0], -1) != entry.key[1]:
             raise StaleRef(f"ref {ref} is stale: its page or frame has loaded a new document since - "
                            "take a new /snapshot or /find")
@@ -98,7 +98,7 @@ class RefCache:
         """The node ``ref`` named when last seen (no check that it is still there)."""
         entry = self._entries.get(ref)
         if entry is None:
-            raise NotFound(f"ref {ref} not found - take a /snapshot first", "ref_not_found")
+            raise NotFound(_not_found(ref, self._next), "ref_not_found")
         return entry.node
 
     def __contains__(self, ref: str) -> bool:
@@ -131,6 +131,15 @@ class RefCache:
             nodes = self.full.nodes if self.full else []
             self._index = ElementIndex([n.to_element() for n in nodes])
         return self._index
+
+
+def _not_found(ref: str, issued: int) -> str:
+    # refs are numbered per tab, and /navigate without tabId opens a new tab: a ref from the
+    # tab before is the usual cause, so say which refs this tab has given
+    if issued == 0:
+        return f"ref {ref} not found - this tab has given no refs yet: take a /snapshot first"
+    return (f"ref {ref} not found - this tab's refs are e0..e{issued - 1}, and a ref belongs to the tab "
+            "whose /snapshot or /find gave it (pass its tabId): take a /snapshot first")
 
 
 def _number(ref: str) -> int | None:
