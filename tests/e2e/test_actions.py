@@ -457,14 +457,18 @@ def test_missing_ref(http: httpx.Client, tab: str, pages: str) -> None:
     snap(http, tab)
     res = act(http, tab, kind="click", ref="e99")
     assert res.status_code == 404
-    assert res.json() == {"error": "ref e99 not found - take a /snapshot first", "code": "ref_not_found"}
+    body = res.json()
+    assert body["code"] == "ref_not_found"
+    # the refs this tab gave, and where a ref of another one comes from
+    assert body["error"].startswith("ref e99 not found - this tab's refs are e0..e"), body
+    assert "(pass its tabId): take a /snapshot first" in body["error"]
 
 
 def test_ref_before_any_snapshot(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref="e1")
     assert res.status_code == 404
-    assert res.json()["error"] == "ref e1 not found - take a /snapshot first"
+    assert res.json()["error"] == "ref e1 not found - this tab has given no refs yet: take a /snapshot first"
 
 
 def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: str, pages: str) -> None:
