@@ -15,7 +15,7 @@ import gzip
 import json
 import threading
 
-__all__ = ["is_english", "loaded"]
+__all__ = ["is_english"]
 
 MIN_COUNT = 100
 
@@ -51,8 +51,3 @@ def _get() -> frozenset[str]:
 def is_english(word: str) -> bool:
     """Whether ``word`` (lowercase) is a common English word."""
     return word in _get()
-
-
-def loaded() -> bool:
-    """Whether the list has been read in this process."""
-    return _words is not None

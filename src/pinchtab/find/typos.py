@@ -92,7 +92,7 @@ def per_index(owner, attr: str, build, descriptors):
 
 
 def _near_forms(pf: _Forms, raw: str) -> dict[str, int]:
-    """The page's word forms within a typo of ``raw`` (lowercase, as typed) -> the distance."""
+    """The forms of ``pf`` within a typo of ``raw`` (lowercase, as typed) -> the distance."""
     limit = 2 if len(raw) >= 8 else 1
     letters = set(raw)
     cands: set[str] = set()
