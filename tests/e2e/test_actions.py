@@ -468,7 +468,8 @@ def test_ref_before_any_snapshot(http: httpx.Client, tab: str, pages: str) -> No
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref="e1")
     assert res.status_code == 404
-    assert res.json()["error"] == "ref e1 not found - this tab has given no refs yet: take a /snapshot first"
+    assert res.json()["error"] == ("ref e1 not found - this tab has given no refs yet, and a ref belongs to the tab "
+                                   "whose /snapshot or /find gave it (pass its tabId): take a /snapshot first")
 
 
 def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: str, pages: str) -> None:

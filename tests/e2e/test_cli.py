@@ -78,7 +78,7 @@ def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
 def test_errors_exit_non_zero_with_the_servers_message(cli, pages: str) -> None:
     tab = json.loads(cli("nav", f"{pages}/login.html", "--new-tab", "--json"))["tabId"]
     out = cli("click", "e999", "--tab", tab, ok=False)
-    assert "ref e999 not found - this tab has given no refs yet: take a /snapshot first" in out and "404" in out
+    assert "ref e999 not found - this tab has given no refs yet, and a ref belongs to the tab" in out and "404" in out
     out = cli("nav", "javascript:alert(1)", "--tab", tab, ok=False)
     assert "not allowed" in out
     cli("close", "--tab", tab)

@@ -135,11 +135,10 @@ class RefCache:
 
 def _not_found(ref: str, issued: int) -> str:
     # refs are numbered per tab, and /navigate without tabId opens a new tab: a ref from the
-    # tab before is the usual cause, so say which refs this tab has given
-    if issued == 0:
-        return f"ref {ref} not found - this tab has given no refs yet: take a /snapshot first"
-    return (f"ref {ref} not found - this tab's refs are e0..e{issued - 1}, and a ref belongs to the tab "
-            "whose /snapshot or /find gave it (pass its tabId): take a /snapshot first")
+    # tab before is the usual cause, so say which refs this tab has given and whose a ref is
+    given = f"this tab's refs are e0..e{issued - 1}" if issued else "this tab has given no refs yet"
+    return (f"ref {ref} not found - {given}, and a ref belongs to the tab whose /snapshot or /find "
+            "gave it (pass its tabId): take a /snapshot first")
 
 
 def _number(ref: str) -> int | None:
