@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Router
 
-from pinchtab.api.route import Blob, Reply, Route
+from pinchtab.api.route import Route
+from pinchtab.models import Blob, Reply
 from pinchtab.errors import BadRequest, Forbidden, PinchtabError
 from pinchtab.web import FastJSON
 

@@ -1,35 +1,17 @@
-"""What one route is, and the two reply types a handler may return besides JSON and text."""
+"""What one route is: path, methods, request model, owner, gate and reply, declared once in the table."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
-from pinchtab.models import Leased
+from pinchtab.models import Gate, Leased
 
 TAB_PREFIX = "/tabs/{tab_id}"
 _PATH_PARAM = re.compile(r"{(\w+)}")
-
-
-@dataclass(frozen=True)
-class Gate:
-    """A ``security.*`` switch that must be on before a route does anything."""
-
-    key: str  # the config key under ``security``, camelCase: "allowEvaluate"
-    code: str  # the error code when it is off: "evaluate_disabled"
-    what: str  # what is off, for the message: "evaluate"
-    env: str | None = None  # an environment variable that turns it on
-
-    @property
-    def attr(self) -> str:
-        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.key).lower()
-
-    def message(self) -> str:
-        how = f" (or {self.env}=1)" if self.env else ""
-        return f"{self.what} is disabled: set security.{self.key} to true in the config{how}"
 
 
 @dataclass(frozen=True)
@@ -81,26 +63,5 @@ class Route:
     def body_method(self) -> bool:
         return self.method in ("POST", "PUT", "PATCH")
 
-    @property
-    def tab_path(self) -> str | None:
-        return TAB_PREFIX + self.path if self.tabbed else None
-
     def paths(self) -> tuple[str, ...]:
         return (self.path, TAB_PREFIX + self.path) if self.tabbed else (self.path,)
-
-
-@dataclass(frozen=True)
-class Blob:
-    """Binary content (a screenshot, a PDF) and what to say about it when sent as base64 JSON."""
-
-    data: bytes
-    media_type: str
-    meta: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A JSON answer with a status other than the route's own (a health check that is down)."""
-
-    body: Any
-    status: int

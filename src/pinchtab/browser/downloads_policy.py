@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pinchtab.api.routes.core import DOWNLOAD
+from pinchtab.models.gates import DOWNLOAD
 from pinchtab.config import Config
 from pinchtab.errors import Forbidden
 

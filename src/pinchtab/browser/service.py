@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from pinchtab import models as m
-from pinchtab.api.route import Blob, Reply
+from pinchtab.models import Blob, Reply
 from pinchtab.browser import actions, capture, content, downloads_policy, formatting, snapshot, snapshot_files, targets, waits
 from pinchtab.browser.browser import Browser
 from pinchtab.browser.ops.emulation import EmulationOps

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.content import POLL_INTERVAL, wait_until
 from pinchtab.browser.page_metrics import network_idle
-from pinchtab.api.routes.core import EVALUATE
+from pinchtab.models.gates import EVALUATE
 from pinchtab.errors import BadRequest, Forbidden, PageScriptError
 from pinchtab.models import MAX_WAIT_MS, WaitRequest
 

@@ -25,8 +25,8 @@ from pinchtab.server.upstream import Upstream
 from pinchtab.api import Reply, Route, proxied_routes, server_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
-from pinchtab.api.routes import attach as a
-from pinchtab.api.routes import orchestrator as o
+from pinchtab.models import attach as a
+from pinchtab.models import orchestrator as o
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")

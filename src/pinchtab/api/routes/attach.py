@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from pinchtab.api.route import Route
-from pinchtab.api.routes.orchestrator import InstanceRef
-from pinchtab.models import ApiModel
-
-
-class AttachBridge(ApiModel):
-    base_url: str | None = Field(None, description="The bridge's bare origin, e.g. http://10.0.12.24:9867 (PinchTab's name for it).")
-    url: str | None = Field(None, description="Same as baseUrl.")
-    # "token" on the wire (PinchTab's name); bridge_token here, so the CLI's --token stays the server's.
-    bridge_token: str | None = Field(None, alias="token",
-                                     description="The bridge's own token: the server sends it; clients never need it.")
-    name: str | None = Field(None, description="A name for the instance (default bridge-<host>).")
-
-
-class AttachChrome(ApiModel):
-    cdp_url: str = Field(..., description="The browser's DevTools websocket (ws://host:port/devtools/browser/<id>) "
-                                          "or http://host:port (resolved through /json/version).")
-    name: str | None = Field(None, description="A name for the instance (default attached-chrome).")
+from pinchtab.models.base import ApiModel
+from pinchtab.models.attach import AttachBridge, AttachChrome
+from pinchtab.models.orchestrator import InstanceRef
 
 
 def _server(name: str, path: str, request: type[ApiModel], summary: str, **kw: object) -> Route:

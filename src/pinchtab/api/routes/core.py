@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from pinchtab import models as m
-from pinchtab.api.route import Gate, Route
-
-EVALUATE = Gate("allowEvaluate", "evaluate_disabled", "evaluate", "PINCHTAB_ALLOW_EVALUATE")
-COOKIES = Gate("allowCookies", "cookies_disabled", "cookie access", "PINCHTAB_ALLOW_COOKIES")
-DOWNLOAD = Gate("allowDownload", "download_disabled", "downloading", "PINCHTAB_ALLOW_DOWNLOAD")
+from pinchtab.api.route import Route
+from pinchtab.models.gates import COOKIES, EVALUATE
 
 ACTION_COMMANDS = ("click", "dblclick", "hover", "focus", "check", "uncheck", "type", "fill", "select", "press", "scroll")
 

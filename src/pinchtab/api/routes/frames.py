@@ -3,15 +3,9 @@ work in."""
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from pinchtab.api.route import Route
-from pinchtab.models import TabScoped
-
-
-class FrameRequest(TabScoped):
-    target: str = Field(..., description="main; an iframe's ref or selector (in the current scope); a frame id, "
-                                         "name or URL.")
+from pinchtab.models.base import TabScoped
+from pinchtab.models.frames import FrameRequest
 
 
 ROUTES: tuple[Route, ...] = (

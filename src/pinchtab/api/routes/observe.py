@@ -2,64 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import Field, field_validator
-
-from pinchtab.api.route import Gate, Route
-from pinchtab.models import Leased, TabScoped
-
-NETWORK_INTERCEPT = Gate("allowNetworkIntercept", "network_intercept_disabled", "network interception",
-                         "PINCHTAB_ALLOW_NETWORK_INTERCEPT")
-MAX_LOG_LIMIT = 1000
-
-
-class LogQuery(TabScoped):
-    limit: int | None = Field(None, ge=0, description="At most this many entries, newest last (0 or omitted: all; "
-                                                       f"at most {MAX_LOG_LIMIT}).")
-
-    @field_validator("limit")
-    @classmethod
-    def _cap(cls, value: int | None) -> int | None:
-        return None if not value else min(value, MAX_LOG_LIMIT)
-
-
-class NetworkQuery(TabScoped):
-    filter: str | None = Field(None, description="Only requests whose URL contains this text (case-insensitive).")
-    method: str | None = Field(None, description="Only this HTTP method (GET, POST, ...).")
-    status: str | None = Field(None, description="Only this status: an exact code (404) or a class (4xx).")
-    type: str | None = Field(None, description="Only this resource type: document, script, image, xhr, fetch, ...")
-    limit: int | None = Field(None, ge=0, description="At most this many, newest last.")
-    buffer_size: int | None = Field(None, ge=1, description="Accepted for PinchTab clients; the buffer size is "
-                                                             "observe.networkBuffer in the config.")
-    redact: bool = Field(True, description="Replace Cookie, Authorization and Set-Cookie values with [REDACTED].")
-
-
-class NetworkDetailQuery(TabScoped):
-    request_id: str = Field(..., description="requestId from GET /network.")
-    body: bool = Field(False, description="Add the response body (responseBody, base64Encoded) when Chromium still has it.")
-    redact: bool = Field(True, description="Replace Cookie, Authorization and Set-Cookie values with [REDACTED].")
-
-
-class NetworkExportQuery(NetworkQuery, Leased):
-    format: Literal["har", "ndjson"] = Field("har", description="har: one HAR 1.2 document; ndjson: one HAR entry per line.")
-    body: bool = Field(False, description="Include response bodies that Chromium still holds.")
-
-
-class NetworkRouteRequest(TabScoped):
-    pattern: str | None = Field(None, description="URL pattern: a substring, or a glob over the whole URL with * and ?.")
-    action: Literal["continue", "abort", "fulfill"] = Field(
-        "continue", description="continue: let it through; abort: fail it (BlockedByClient); fulfill: answer it with body.")
-    body: str | None = Field(None, description="Body of the fulfilled response (at most 1 MiB).")
-    content_type: str | None = Field(None, description="Content-Type of the fulfilled response (default "
-                                                       "application/json; no HTML, JavaScript or SVG).")
-    status: int | None = Field(None, description="Status of the fulfilled response (100-599, default 200).")
-    resource_type: str | None = Field(None, description="Only requests of this resource type (script, xhr, fetch, image, ...).")
-    method: str | None = Field(None, description="Only requests with this HTTP method.")
-
-
-class NetworkUnrouteRequest(TabScoped):
-    pattern: str | None = Field(None, description="Remove the rule with this pattern; all rules when omitted.")
+from pinchtab.api.route import Route
+from pinchtab.models.gates import NETWORK_INTERCEPT
+from pinchtab.models.base import TabScoped
+from pinchtab.models.observe import (
+    LogQuery, NetworkDetailQuery, NetworkExportQuery, NetworkQuery, NetworkRouteRequest, NetworkUnrouteRequest,
+)
 
 
 ROUTES: tuple[Route, ...] = (

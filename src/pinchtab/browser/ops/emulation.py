@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.api.routes import emulation as r
+from pinchtab.models import emulation as r
 from pinchtab.browser import emulation as emu
 from pinchtab.errors import BadRequest
 

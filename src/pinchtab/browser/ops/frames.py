@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser import scoping
 
 if TYPE_CHECKING:
-    from pinchtab.api.routes.frames import FrameRequest
+    from pinchtab.models.frames import FrameRequest
     from pinchtab.browser.browser import Browser
     from pinchtab.browser.tab import Tab
     from pinchtab.models import TabScoped

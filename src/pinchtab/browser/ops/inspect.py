@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.api.routes import inspect as r
+from pinchtab.models import inspect as r
 from pinchtab.browser import capture as captures
 from pinchtab.browser import element_query, page_metrics
 from pinchtab.models import TabScoped

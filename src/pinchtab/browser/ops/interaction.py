@@ -10,8 +10,8 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.api.route import Blob
-from pinchtab.api.routes import interaction as r
+from pinchtab.models import Blob
+from pinchtab.models import interaction as r
 from pinchtab.browser import clipboard, fetch_url, uploads
 from pinchtab.browser import input_actions  # noqa: F401  (installs the low-level action kinds)
 from pinchtab.browser.actions import resolve_target

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser import targets
 
 if TYPE_CHECKING:
-    from pinchtab.api.routes.markup import HtmlQuery, StylesQuery
+    from pinchtab.models.markup import HtmlQuery, StylesQuery
     from pinchtab.browser.browser import Browser
     from pinchtab.browser.tab import Tab
 

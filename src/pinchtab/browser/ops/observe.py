@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from pinchtab import __version__
-from pinchtab.api.routes import observe as r
+from pinchtab.models import observe as r
 from pinchtab.browser.interception import make_rule
 from pinchtab.browser.network_log import har_entry, har_log
 from pinchtab.cdp import CDPError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.api.routes import state as r
+from pinchtab.models import state as r
 from pinchtab.browser import saved_state, storage
 from pinchtab.errors import BadRequest
 from pinchtab.models import ApiModel

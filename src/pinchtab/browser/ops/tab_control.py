@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.api.routes import tab_control as r
+from pinchtab.models import tab_control as r
 from pinchtab.browser.tab_control import TabControl
 
 if TYPE_CHECKING:

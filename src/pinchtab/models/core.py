@@ -1,60 +1,14 @@
-"""Request models: the one definition of every parameter of the HTTP API.
-
-The bridge and server routes take these as bodies and queries (they make ``/openapi.json``),
-the MCP tools and the CLI read their descriptions and limits from here, so a parameter is
-described once.
-"""
+"""Request models of the core routes: tabs, navigation, snapshot, find, content, cookies, waits."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, field_validator, model_validator
 
-MAX_WAIT_MS = 30000
-# Caps on strings that drive work (issue 16): a 50 MB find query froze a bridge. 400 beyond them.
-MAX_QUERY_CHARS = 1000
-MAX_SELECTOR_CHARS = 4096
-MAX_TEXT_CHARS = 100_000
-MAX_KEY_CHARS = 64
-MAX_ACTIONS = 100
-MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
-
-ActionKind = Literal[
-    "click", "dblclick", "type", "fill", "press", "hover", "focus", "select", "scroll", "check", "uncheck",
-    # low-level input (pinchtab.browser.input_actions)
-    "mouse-move", "mouse-down", "mouse-up", "mouse-wheel", "drag", "keydown", "keyup", "keyboard-type",
-    "keyboard-inserttext", "scrollintoview",
-]
-ACTION_KINDS: tuple[str, ...] = ActionKind.__args__  # type: ignore[attr-defined]
-
-
-class ApiModel(BaseModel):
-    """camelCase on the wire (``tabId``), snake_case in Python (``tab_id``); extra keys ignored."""
-
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
-
-    def wire(self) -> dict[str, Any]:
-        """The JSON body a client sends: camelCase keys, unset fields left out."""
-        return self.model_dump(by_alias=True, exclude_none=True)
-
-
-TAB_ID = Field(None, description="Target tab ID (from /tabs). The current tab when omitted.")
-MAX_OWNER_CHARS = 200
-
-
-class Leased(ApiModel):
-    """A request that acts on a tab another agent may hold (POST /tabs/{id}/lock): it names who acts.
-    The X-Owner header, when sent, wins over this field (as in PinchTab)."""
-
-    owner: str | None = Field(None, max_length=MAX_OWNER_CHARS,
-                              description="Who acts (also the X-Owner header); a locked tab answers 423 "
-                                          "tab_locked unless this is its lock's owner.")
-
-
-class TabScoped(ApiModel):
-    tab_id: str | None = TAB_ID
+from pinchtab.models.base import (
+    MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_WAIT_MS, ApiModel, TabScoped,
+)
 
 
 class NavigateRequest(TabScoped):
@@ -100,48 +54,6 @@ class SnapshotQuery(TabScoped):
         elif self.interactive:
             self.filter = "interactive"
         return self
-
-
-class ActionRequest(TabScoped, Leased):
-    kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
-    ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
-    selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="CSS selector, instead of ref.")
-    x: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
-                            description="Viewport x coordinate (CSS pixels), instead of ref/selector.")
-    y: float | None = Field(None, ge=0, le=MAX_COORD, allow_inf_nan=False,
-                            description="Viewport y coordinate (CSS pixels), instead of ref/selector.")
-    text: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Text to type (type), or value to fill/select.")
-    value: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Value for fill and select (option value, then visible text).")
-    key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
-    pixels: int | None = Field(None, ge=-MAX_COORD, le=MAX_COORD, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
-    direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
-    wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
-    button: Literal["left", "right", "middle"] = Field("left", description="Mouse button (mouse-down, mouse-up, click).")
-    delta_x: float | None = Field(None, description="Horizontal wheel delta in pixels (mouse-wheel).")
-    delta_y: float | None = Field(None, description="Vertical wheel delta in pixels (mouse-wheel; positive scrolls down).")
-    drag_x: float | None = Field(None, description="drag: horizontal offset from the source, in pixels.")
-    drag_y: float | None = Field(None, description="drag: vertical offset from the source, in pixels.")
-    to_ref: str | None = Field(None, description="drag: the target element's ref.")
-    to_selector: str | None = Field(None, description="drag: the target's CSS selector.")
-    to_x: float | None = Field(None, description="drag: the target's viewport x.")
-    to_y: float | None = Field(None, description="drag: the target's viewport y.")
-    mode: Literal["dom", "dispatch"] | None = Field(
-        None, description="click delivery: omit for a real click (fails on a covered target), dom for "
-        "element.click(), dispatch for synthetic pointer and mouse events on the target.")
-    dialog_action: Literal["accept", "dismiss"] | None = Field(
-        None, description="Answer a JavaScript dialog this action opens (accept or dismiss).")
-    dialog_text: str | None = Field(None, max_length=8192, description="Prompt text when dialogAction is accept.")
-    auto_switch: bool = Field(
-        True, description="A tab this action opens (target=_blank, window.open) becomes the current tab "
-                          "(result.switchedToTab), as in PinchTab; false closes it and the current tab stays.")
-
-
-class ActionsRequest(TabScoped, Leased):
-    actions: list[ActionRequest] = Field(..., min_length=1, max_length=MAX_ACTIONS, description="Actions run in order; stops at the first failure.")
-    stop_on_error: bool | None = Field(
-        None, description="PinchTab's batch: given, every action's outcome is in `results` ({index, success, "
-                          "result | error}) with total/successful/failed, and the answer is 200; false runs on past "
-                          "a failure, true stops after it. Omitted: the first failure is the answer (its status).")
 
 
 class FindRequest(TabScoped):

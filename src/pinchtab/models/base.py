@@ -1,0 +1,44 @@
+"""The base of every request model: camelCase on the wire, tab scoping, leases, and the caps on
+strings and numbers that drive work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+MAX_WAIT_MS = 30000
+# Caps on strings that drive work (issue 16): a 50 MB find query froze a bridge. 400 beyond them.
+MAX_QUERY_CHARS = 1000
+MAX_SELECTOR_CHARS = 4096
+MAX_TEXT_CHARS = 100_000
+MAX_KEY_CHARS = 64
+MAX_ACTIONS = 100
+MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
+
+class ApiModel(BaseModel):
+    """camelCase on the wire (``tabId``), snake_case in Python (``tab_id``); extra keys ignored."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+    def wire(self) -> dict[str, Any]:
+        """The JSON body a client sends: camelCase keys, unset fields left out."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+TAB_ID = Field(None, description="Target tab ID (from /tabs). The current tab when omitted.")
+MAX_OWNER_CHARS = 200
+
+
+class Leased(ApiModel):
+    """A request that acts on a tab another agent may hold (POST /tabs/{id}/lock): it names who acts.
+    The X-Owner header, when sent, wins over this field (as in PinchTab)."""
+
+    owner: str | None = Field(None, max_length=MAX_OWNER_CHARS,
+                              description="Who acts (also the X-Owner header); a locked tab answers 423 "
+                                          "tab_locked unless this is its lock's owner.")
+
+
+class TabScoped(ApiModel):
+    tab_id: str | None = TAB_ID
