@@ -15,6 +15,7 @@ from pinchtab.models.gates import (  # noqa: F401
     Gate, EVALUATE, COOKIES, DOWNLOAD, UPLOAD, CLIPBOARD, NETWORK_INTERCEPT, STATE_EXPORT,
 )
 from pinchtab.models.replies import Blob, Reply  # noqa: F401
+from pinchtab.models.refs import REF_PATTERN, REF_PREFIX, as_ref, is_ref, ref_number  # noqa: F401
 from pinchtab.models.actions import (  # noqa: F401
     ActionFamily, ActionTarget, ActionKindSpec, ACTION_SPECS, ACTION_SPECS_BY_NAME, ACTION_KINDS, ActionKind,
     COMMON_FIELDS, ActionRequest, ActionsRequest,
