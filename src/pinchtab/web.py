@@ -117,6 +117,19 @@ class TokenAuth:
 # -- request guard: who may call, and how much they may send ---------------------------------------
 
 
+UPLOAD_BODY_SLACK = 64 * 1024  # JSON around an upload's base64 data
+# A body up to this size is read (and dropped) before a 413 goes out; a larger one is not worth the
+# bandwidth, and the connection closes after the answer.
+DRAIN_MAX_BYTES = 32 << 20
+
+
+async def _drain(receive: Receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body"):
+            return
+
+
 class BodyTooLarge(PinchtabError):
     status = 413
     default_code = "body_too_large"
@@ -144,7 +157,8 @@ class RequestGuard:
     - a request a browser sends on a web page's behalf (``Sec-Fetch-Site`` cross-site/same-site,
       or an ``Origin`` that is not this server) unless its origin is in ``server.allowedOrigins``.
       Programs (curl, the CLI, the client, MCP) send neither header and are not affected;
-    - a body over ``server.maxBodyBytes`` (413).
+    - a body over ``server.maxBodyBytes`` (413); an upload's may carry
+      ``security.uploadMaxTotalBytes`` of files in base64.
     """
 
     def __init__(self, app: ASGIApp, config: Any) -> None:
@@ -158,6 +172,10 @@ class RequestGuard:
         self.hosts = frozenset(hosts)
         self.origins = frozenset(o.strip().rstrip("/").lower() for o in server.allowed_origins)
         self.max_body = server.max_body_bytes
+        # An upload's files (up to uploadMaxTotalBytes) travel in base64, 4/3 their size, inside JSON.
+        upload_total = min(config.security.upload_max_total_bytes,
+                           config.security.upload_max_file_bytes * config.security.upload_max_files)
+        self.max_upload_body = max(self.max_body, upload_total * 4 // 3 + UPLOAD_BODY_SLACK)
 
     def host_allowed(self, host: str) -> bool:
         name = split_host(host)
@@ -205,23 +223,34 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        upload = scope.get("path", "").endswith("/upload")
+        limit = self.max_upload_body if upload else self.max_body
         if length is not None:
             try:
                 size = int(length)
             except ValueError:
                 size = -1
-            if size < 0 or size > self.max_body:
-                await error_response(413, self._too_large(size), "body_too_large")(scope, receive, send)
+            if size < 0 or size > limit:
+                too_large = error_response(413, self._too_large(limit, upload, size), "body_too_large")
+                if 0 < size <= DRAIN_MAX_BYTES:
+                    # A client that sends its whole body before it reads (urllib) would get a
+                    # connection reset instead of this answer if the body were left unread.
+                    await _drain(receive)
+                else:
+                    too_large.headers["connection"] = "close"
+                await too_large(scope, receive, send)
                 return
             await self.app(scope, receive, send)
             return
-        await self.app(scope, self._counting(receive), send)
+        await self.app(scope, self._counting(receive, limit, upload), send)
 
-    def _too_large(self, size: int | None = None) -> str:
+    def _too_large(self, limit: int, upload: bool, size: int | None = None) -> str:
         got = f"{size:,} bytes" if size and size > 0 else "too large"
-        return f"the request body is {got}; the limit is server.maxBodyBytes = {self.max_body:,} bytes"
+        key = ("security.uploadMaxTotalBytes in base64, or server.maxBodyBytes" if upload
+               else "server.maxBodyBytes")
+        return f"the request body is {got}; the limit is {limit:,} bytes ({key})"
 
-    def _counting(self, receive: Receive) -> Receive:
+    def _counting(self, receive: Receive, limit: int, upload: bool) -> Receive:
         """A chunked body: count as it arrives, stop at the limit."""
         seen = 0
 
@@ -230,8 +259,8 @@ class RequestGuard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge(self._too_large())
+                if seen > limit:
+                    raise BodyTooLarge(self._too_large(limit, upload))
             return message
 
         return counted

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pinchtab.browser.console_log import ConsoleLog
-from pinchtab.browser.interception import glob_regex, make_rule
+from pinchtab.browser.interception import make_rule
 from pinchtab.browser.network_log import NetworkLog, har_entry, redact_headers, status_matches
-from pinchtab.browser.waits import url_glob
+from pinchtab.globs import Glob
 from pinchtab.errors import BadRequest
 from pinchtab.server.tab_owners import is_shorthand
 
@@ -67,13 +67,13 @@ def test_rules() -> None:
             make_rule("x", "fulfill", **bad)
     with pytest.raises(BadRequest):
         make_rule("", "abort")
-    assert glob_regex("a?c").match("abc")
+    assert Glob("a?c").fullmatch("abc")
 
 
 def test_url_glob() -> None:
-    assert url_glob("**/dash*").search("http://h/app/dashboard")
-    assert not url_glob("http://h/*/x").search("http://h/a/b/x")
-    assert url_glob("example.com").search("https://example.com/")
+    assert Glob("**/dash*", segment_star=True).search("http://h/app/dashboard")
+    assert not Glob("http://h/*/x", segment_star=True).search("http://h/a/b/x")
+    assert Glob("example.com", segment_star=True).search("https://example.com/")
 
 
 def test_console_text() -> None:

@@ -112,3 +112,14 @@ async def test_the_cap_is_configurable(tmp_path: Path) -> None:
     app = bridge_app(maxBodyBytes=2048)
     res = await call(app, "POST", "/navigate", json={"url": "http://x.test/" + "a" * 3000})
     assert res.status_code == 413 and "2,048" in res.json()["error"]
+
+
+async def test_an_upload_may_carry_its_files_in_base64(app: Any) -> None:
+    # 2.5 MB of file in base64 is past maxBodyBytes (1 MiB) but within uploadMaxTotalBytes: the body
+    # reaches the route (the bridge's gate answers, uploads being off; the server has no instance to
+    # proxy to), not the 413 (issue 27, row 10).
+    data = "data:text/plain;base64," + "QUJD" * (2_500_000 // 3)
+    res = await call(app, "POST", "/upload", json={"files": [data]})
+    assert res.json()["code"] in ("upload_disabled", "no_instance"), res.text
+    res = await call(app, "POST", "/upload", content=b'{"files":["' + b"A" * (15 << 20) + b'"]}')
+    assert res.status_code == 413 and "uploadMaxTotalBytes" in res.json()["error"]

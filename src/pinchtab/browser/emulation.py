@@ -69,11 +69,22 @@ async def network_conditions(tab: "Tab", *, offline: bool, latency: float = 0, d
     return {"offline": offline, "latency": latency, "downloadThroughput": download, "uploadThroughput": upload}
 
 
+# Headers that frame or route the request itself: set on every request of a tab, Host broke each of its
+# navigations. The fetch standard forbids pages to set them for the same reason.
+FORBIDDEN_HEADERS = frozenset({
+    "host", "content-length", "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
+    "expect", "proxy-connection", "proxy-authorization", "http2-settings",
+})
+
+
 async def extra_headers(tab: "Tab", headers: dict[str, str]) -> None:
     for name, value in headers.items():
         if any(c in name + value for c in "\r\n\0") or not name.strip():
             raise BadRequest(f"invalid header {name!r}: names must be non-empty and neither may hold CR, LF or NUL",
                              "bad_header")
+        if name.strip().lower() in FORBIDDEN_HEADERS:
+            raise BadRequest(f"header {name!r} cannot be set: it frames or routes the request itself "
+                             f"(refused: {', '.join(sorted(FORBIDDEN_HEADERS))})", "bad_header")
     await _send(tab, "Network.setExtraHTTPHeaders", {"headers": headers}, "headers")
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pinchtab.cdp import Session
 from pinchtab.errors import BadRequest, NotFound
+from pinchtab.globs import Glob
 
 MAX_FULFILL_BODY = 1024 * 1024
 
@@ -35,11 +35,6 @@ HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTI
 Action = Literal["continue", "abort", "fulfill"]
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """``*`` any run of characters, ``?`` one; the whole URL must match."""
-    return re.compile("^" + "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern) + "$")
-
-
 @dataclass
 class RouteRule:
     pattern: str
@@ -49,17 +44,18 @@ class RouteRule:
     status: int | None = None
     resource_type: str | None = None
     method: str | None = None
-    _regex: re.Pattern[str] | None = field(default=None, repr=False)
+    _glob: Glob | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self._regex = glob_regex(self.pattern) if any(c in self.pattern for c in "*?") else None
+        # * any run of characters, ? one; the whole URL must match
+        self._glob = Glob(self.pattern) if any(c in self.pattern for c in "*?") else None
 
     def matches(self, url: str, resource_type: str, method: str) -> bool:
         if self.resource_type and self.resource_type.lower() != resource_type.lower():
             return False
         if self.method and self.method != method.upper():
             return False
-        return bool(self._regex.match(url)) if self._regex else self.pattern in url
+        return self._glob.fullmatch(url) if self._glob else self.pattern in url
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"pattern": self.pattern, "action": self.action}

@@ -6,7 +6,6 @@ truthy, or a fixed time. One poll loop; the answer says whether it happened and 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from pinchtab.browser.content import POLL_INTERVAL, wait_until
 from pinchtab.browser.page_metrics import network_idle
 from pinchtab.models.gates import EVALUATE
 from pinchtab.errors import BadRequest, Forbidden, PageScriptError
+from pinchtab.globs import Glob
 from pinchtab.models import MAX_WAIT_MS, WaitRequest
 
 if TYPE_CHECKING:
@@ -40,21 +40,6 @@ SELECTOR_STATE_JS = r"""(selector, wantHidden) => {
 
 TEXT_GONE_JS = "(text) => !document.body || !document.body.innerText.includes(text)"
 READY_JS = "() => document.readyState"
-
-
-def url_glob(pattern: str) -> re.Pattern[str]:
-    """``**`` any characters, ``*`` any but ``/``, ``?`` one; found anywhere in the URL."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        c = pattern[i]
-        out.append("[^/]*" if c == "*" else "." if c == "?" else re.escape(c))
-        i += 1
-    return re.compile("".join(out))
 
 
 async def _poll(check: Callable[[], Awaitable[bool]], deadline: float) -> bool:
@@ -94,11 +79,12 @@ def _condition(tab: "Tab", *, selector: str | None, state: str | None, text: str
     if not_text is not None:
         return "notText", "!" + not_text, lambda: _eval_true(tab, TEXT_GONE_JS, not_text)
     if url is not None:
-        regex = url_glob(url)
+        # ** any characters, * any but /, ? one; found anywhere in the URL
+        glob = Glob(url, segment_star=True)
 
         async def check_url() -> bool:
             href, _ = await tab.location()
-            return bool(regex.search(href))
+            return glob.search(href)
         return "url", url, check_url
     if load is not None:
         canonical = LOAD_STATES.get(load.lower())

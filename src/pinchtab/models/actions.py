@@ -64,6 +64,11 @@ COMMON_FIELDS = ("tab_id", "owner", "ref", "selector", "x", "y", "wait_nav", "di
                  "auto_switch")
 
 
+# Wheel deltas and drag offsets: finite and within the coordinates Chromium takes (a delta of 4e38, past
+# float32, wedged the tab's input until a reload).
+_OFFSET: dict = {"ge": -MAX_COORD, "le": MAX_COORD, "allow_inf_nan": False}
+
+
 class ActionRequest(TabScoped, Leased):
     kind: ActionKind = Field(..., description="What to do: " + ", ".join(ACTION_KINDS) + ".")
     ref: str | None = Field(None, description="Element ref from the last snapshot or find (e.g. e5).")
@@ -79,14 +84,14 @@ class ActionRequest(TabScoped, Leased):
     direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")
     wait_nav: bool = Field(False, description="After the action, wait for the navigation it starts.")
     button: Literal["left", "right", "middle"] = Field("left", description="Mouse button (mouse-down, mouse-up, click).")
-    delta_x: float | None = Field(None, description="Horizontal wheel delta in pixels (mouse-wheel).")
-    delta_y: float | None = Field(None, description="Vertical wheel delta in pixels (mouse-wheel; positive scrolls down).")
-    drag_x: float | None = Field(None, description="drag: horizontal offset from the source, in pixels.")
-    drag_y: float | None = Field(None, description="drag: vertical offset from the source, in pixels.")
+    delta_x: float | None = Field(None, **_OFFSET, description="Horizontal wheel delta in pixels (mouse-wheel).")
+    delta_y: float | None = Field(None, **_OFFSET, description="Vertical wheel delta in pixels (mouse-wheel; positive scrolls down).")
+    drag_x: float | None = Field(None, **_OFFSET, description="drag: horizontal offset from the source, in pixels.")
+    drag_y: float | None = Field(None, **_OFFSET, description="drag: vertical offset from the source, in pixels.")
     to_ref: str | None = Field(None, description="drag: the target element's ref.")
     to_selector: str | None = Field(None, description="drag: the target's CSS selector.")
-    to_x: float | None = Field(None, description="drag: the target's viewport x.")
-    to_y: float | None = Field(None, description="drag: the target's viewport y.")
+    to_x: float | None = Field(None, **_OFFSET, description="drag: the target's viewport x.")
+    to_y: float | None = Field(None, **_OFFSET, description="drag: the target's viewport y.")
     mode: Literal["dom", "dispatch"] | None = Field(
         None, description="click delivery: omit for a real click (fails on a covered target), dom for "
         "element.click(), dispatch for synthetic pointer and mouse events on the target.")

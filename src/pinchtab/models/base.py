@@ -3,9 +3,9 @@ strings and numbers that drive work."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 MAX_WAIT_MS = 30000
@@ -42,3 +42,17 @@ class Leased(ApiModel):
 
 class TabScoped(ApiModel):
     tab_id: str | None = TAB_ID
+
+
+def _printable(value: str) -> str:
+    # A NUL or another control character in a URL or a file name reached the file system or Chromium
+    # and came back as a 500; it is the caller's mistake.
+    bad = next((c for c in value if ord(c) < 0x20 or ord(c) == 0x7F), None)
+    if bad is not None:
+        raise ValueError(f"must not contain control characters (found {bad!r})")
+    return value
+
+
+# A URL, URL pattern or file name: no control characters.
+Printable = Annotated[str, AfterValidator(_printable)]
+

@@ -7,12 +7,12 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from pinchtab.models.base import (
-    MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_WAIT_MS, ApiModel, TabScoped,
+    MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_WAIT_MS, ApiModel, Printable, TabScoped,
 )
 
 
 class NavigateRequest(TabScoped):
-    url: str = Field(..., description="URL to open: http(s)://..., about:blank, or a bare host (gets https://).")
+    url: Printable = Field(..., description="URL to open: http(s)://..., about:blank, or a bare host (gets https://).")
     new_tab: bool = Field(False, description="Open the URL in a new tab (also what happens without tabId).")
     current_tab: bool = Field(False, description="Without tabId: load the URL in the current tab instead of a new "
                                                  "one (beyond PinchTab; the CLI's rule).")
@@ -27,7 +27,7 @@ class NavigateRequest(TabScoped):
 
 class TabRequest(TabScoped):
     action: Literal["new", "focus", "close"] = Field(..., description="new: open a tab; focus/close: act on tabId.")
-    url: str | None = Field(None, description="URL for a new tab (about:blank when omitted).")
+    url: Printable | None = Field(None, description="URL for a new tab (about:blank when omitted).")
 
 
 class CloseRequest(TabScoped):
@@ -90,7 +90,7 @@ class ScreenshotQuery(TabScoped):
     scale: float = Field(1.0, gt=0, le=4, description="Rescale the image (0.5: half each side).")
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/screenshots and answer its path.")
-    path: str | None = Field(None, description="File name under <stateDir>/screenshots (with output=file).")
+    path: Printable | None = Field(None, description="File name under <stateDir>/screenshots (with output=file).")
 
     @model_validator(mode="after")
     def _jpeg(self) -> "ScreenshotQuery":
@@ -107,7 +107,7 @@ class PdfRequest(TabScoped):
     print_background: bool = Field(True, description="Print background graphics.")
     raw: bool = Field(False, description="Answer the PDF bytes instead of JSON with base64.")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/pdfs and answer its path.")
-    path: str | None = Field(None, description="File name under <stateDir>/pdfs (with output=file).")
+    path: Printable | None = Field(None, description="File name under <stateDir>/pdfs (with output=file).")
 
 
 class EvaluateRequest(TabScoped):
@@ -115,15 +115,15 @@ class EvaluateRequest(TabScoped):
 
 
 class CookiesQuery(TabScoped):
-    url: str | None = Field(None, description="Cookies for this URL (default: the tab's URL).")
+    url: Printable | None = Field(None, description="Cookies for this URL (default: the tab's URL).")
 
 
 class Cookie(ApiModel):
     name: str
     value: str
-    url: str | None = None
+    url: Printable | None = None
     domain: str | None = None
-    path: str | None = None
+    path: Printable | None = None
     expires: float | None = None
     http_only: bool | None = None
     secure: bool | None = None
@@ -131,7 +131,7 @@ class Cookie(ApiModel):
 
 
 class SetCookiesRequest(TabScoped):
-    url: str | None = Field(None, description="URL the cookies belong to (default: the tab's URL).")
+    url: Printable | None = Field(None, description="URL the cookies belong to (default: the tab's URL).")
     cookies: list[Cookie] = Field(..., min_length=1, description="Cookies to set.")
 
 
@@ -142,7 +142,7 @@ class WaitRequest(TabScoped):
     state: Literal["visible", "hidden"] | None = Field(
         None, description="With selector: wait until it is visible, or hidden/absent (default: present in the DOM).")
     not_text: str | None = Field(None, description="Wait until this text is no longer in the page.")
-    url: str | None = Field(None, description="Wait until the URL matches this glob (** any, * any but /, ? one).")
+    url: Printable | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Wait until the URL matches this glob (** any, * any but /, ? one).")
     load: str | None = Field(None, description="Wait for a load state: ready-state, content-loaded or network-idle.")
     fn: str | None = Field(None, description="Wait until this JavaScript expression is truthy "
                                              "(needs security.allowEvaluate).")

@@ -34,7 +34,8 @@ class OfflineRequest(TabScoped):
 
 class HeadersRequest(TabScoped):
     headers: dict[str, str] = Field(..., description="Extra HTTP headers sent with every request of the tab "
-                                                    "(an empty object clears them).")
+                                                    "(an empty object clears them; Host, Content-Length, "
+                                                    "Connection and other framing headers are refused).")
 
 
 class MediaRequest(TabScoped):

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from pinchtab.models.base import ApiModel, Leased, TabScoped
+from pinchtab.models.base import ApiModel, Leased, Printable, TabScoped
 
 
 MAX_CLIPBOARD_BYTES = 64 * 1024
@@ -27,10 +27,10 @@ class UploadRequest(TabScoped, Leased):
 
 
 class DownloadQuery(TabScoped, Leased):
-    url: str = Field(..., description="http(s) URL to fetch with the browser's cookies and user agent.")
+    url: Printable = Field(..., description="http(s) URL to fetch with the browser's cookies and user agent.")
     raw: bool = Field(False, description="Answer the bytes instead of JSON with base64 data.")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/downloads and answer its path.")
-    path: str | None = Field(None, description="File name under <stateDir>/downloads (with output=file).")
+    path: Printable | None = Field(None, description="File name under <stateDir>/downloads (with output=file).")
 
 
 class DownloadsQuery(ApiModel):
