@@ -32,11 +32,6 @@ class BadRequest(PinchtabError, ValueError):
     default_code = "bad_request"
 
 
-class Unauthorized(PinchtabError):
-    status = 401
-    default_code = "unauthorized"
-
-
 class Forbidden(PinchtabError):
     status = 403
     default_code = "forbidden"

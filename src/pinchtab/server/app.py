@@ -15,9 +15,9 @@ from pinchtab.config import Config
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
 from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.discovery import Discovery
+from pinchtab.server.health import log_tail
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
-from pinchtab.server.bridge_client import make_client
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator
 from pinchtab.server.supervisor import Supervisor
 from pinchtab.server.tab_owners import TabOwners
@@ -46,14 +46,14 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     start_default = config.server.default_instance if default_instance is None else default_instance
     if manager is None:
         profiles = ProfileStore(config.server.state_dir, config.server.max_profiles)
-        manager = InstanceManager(config, profiles, make_client(config.security.attach.ca_file))
-    client, profiles = manager.client, manager.profiles
+        manager = InstanceManager(config, profiles, Upstream(config.security.attach.ca_file))
+    # One client to the bridges for the proxy and the server's own calls (upstream.py).
+    upstream, profiles = manager.client, manager.profiles
     routes = TabOwners()
     manager.on_tabs_lost = routes.forget_instance
     supervisor = Supervisor(manager, routes, config.instances.restart)
     manager.on_bridge_exit = supervisor.bridge_exited
-    router = TabLocator(manager, routes, client)
-    upstream = Upstream(config.security.attach.ca_file)
+    router = TabLocator(manager, routes, upstream)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,7 +74,6 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
             await discovery.close()
             await supervisor.close()
             await manager.close()
-            await client.aclose()
             await upstream.close()
 
     app = FastAPI(title="pinchtab server", version=pinchtab.__version__, description=DESCRIPTION, lifespan=lifespan)
@@ -84,7 +83,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     install_error_handlers(app)
     attachments = Attachments(manager, upstream, config.security.attach)
     discovery = Discovery(config.discovery, attachments)
-    handlers = ServerHandlers(manager, profiles, router, routes, client, attachments, supervisor)
+    handlers = ServerHandlers(manager, profiles, router, routes, upstream, attachments, supervisor)
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
@@ -106,7 +105,7 @@ class ServerHandlers:
     """The server's own routes, one method per route name (``pinchtab.api.routes.orchestrator``)."""
 
     def __init__(self, manager: InstanceManager, profiles: ProfileStore, router: TabLocator, routes: TabOwners,
-                 client: Any, attachments: Attachments, supervisor: Supervisor) -> None:
+                 client: Upstream, attachments: Attachments, supervisor: Supervisor) -> None:
         self.supervisor = supervisor
         self.manager = manager
         self.attachments = attachments
@@ -206,12 +205,11 @@ class ServerHandlers:
         body: dict[str, Any] = {"action": "new"}
         if req.url:
             body["url"] = req.url
-        res = await self.client.post(f"{inst.url}/tab", json=body, headers=self.manager.auth_for(inst))
-        data = res.json()
-        if res.status_code == 200 and isinstance(data, dict) and data.get("tabId"):
+        status, data = await self.client.post_json(inst.url, "/tab", body, self.manager.auth_header(inst))
+        if status == 200 and isinstance(data, dict) and data.get("tabId"):
             self.routes.learn(data["tabId"], inst.id)
             data["instanceId"] = inst.id
-        return Reply(data, res.status_code)
+        return Reply(data, status)
 
     # -- attached instances (attached.py) ---------------------------------------------------------
 
@@ -230,4 +228,4 @@ class ServerHandlers:
 
     async def instance_logs(self, req: o.InstanceLogs) -> dict[str, Any]:
         inst = self.manager.get(req.instance_id)
-        return {"id": inst.id, "log": self.manager.log_tail(inst, req.lines, joiner="\n")}
+        return {"id": inst.id, "log": log_tail(inst, req.lines, joiner="\n")}

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 from pinchtab.config import AttachConfig
 from pinchtab.errors import BadRequest, Conflict, Forbidden, PinchtabError
-from pinchtab.server.instances import Instance, InstanceManager
+from pinchtab.server.instance import Instance
+from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import iso_now
 from pinchtab.server.upstream import Upstream, UpstreamError
 
@@ -174,7 +175,7 @@ class Attachments:
             existing.tabs = int(health.get("tabs") or 0)
             return existing, False
         inst = AttachedBridge(
-            id=self.manager._new_id(), profile_id=None, profile_name=name or f"bridge-{urlsplit(origin).hostname}",
+            id=self.manager.new_id(), profile_id=None, profile_name=name or f"bridge-{urlsplit(origin).hostname}",
             profile_dir="", temporary=False, mode="headless", status="running", pid=health.get("pid"),
             started_at=iso_now(), tabs=int(health.get("tabs") or 0), token=token, base_url=origin,
         )
@@ -186,14 +187,9 @@ class Attachments:
     async def attach_cdp(self, cdp_url: str, name: str | None) -> Instance:
         """A local bridge driving the external Chrome at ``cdp_url`` (it stays running on stop)."""
         url = check_url(cdp_url, self.policy, schemes=CDP_SCHEMES, bare_origin=False)
-        inst = Instance(id=self.manager._new_id(), profile_id=None, profile_name=name or "attached-chrome",
+        inst = Instance(id=self.manager.new_id(), profile_id=None, profile_name=name or "attached-chrome",
                         profile_dir="", temporary=True, mode="headless", cdp_url=url)
-        self.manager.instances[inst.id] = inst
-        try:
-            await self.manager._launch(inst, wait=True)
-        except PinchtabError:
-            self.manager.instances.pop(inst.id, None)
-            raise
+        await self.manager.add(inst)
         if inst.status != "running":
             error = inst.error or f"instance ended up {inst.status}"
             await self.manager.stop(inst.id)

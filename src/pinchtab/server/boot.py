@@ -61,9 +61,9 @@ def default_in_process(config: Config, autostarted: bool) -> bool:
 
 
 def _bridge_client(config: Config) -> Any:
-    from pinchtab.server.bridge_client import make_client
+    from pinchtab.server.upstream import Upstream
 
-    return make_client(config.security.attach.ca_file)
+    return Upstream(config.security.attach.ca_file)
 
 
 async def _serve(config: Config, log_level: str, start_default: bool,

@@ -63,7 +63,7 @@ def make_server_command(
                 return  # another server answers there: it is the one to use
             boot.log_to_state_dir(config.server.port)
         logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-        logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per health check otherwise
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request of an in-process bridge (/download) otherwise
         click.echo(f"pinchtab server on http://{config.server.bind}:{config.server.port} (state in {config.server.state_dir}; "
                    "Ctrl-C stops it and its browsers)", err=True)
         boot.run(config, log_level, config.server.default_instance, autostarted=autostarted, embed_bridge=embed_bridge)

@@ -16,12 +16,12 @@ import logging
 import time
 from typing import Any
 
-import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.errors import NotFound, NotReady, PinchtabError, Timeout
 from pinchtab.models import MAX_WAIT_MS
-from pinchtab.server.instances import Instance, InstanceManager
+from pinchtab.server.instance import Instance
+from pinchtab.server.instances import InstanceManager
 from pinchtab.server.tab_owners import TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_id_in_response
 from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
@@ -38,7 +38,7 @@ FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-
 class TabLocator:
     """Finds the instance for a tab, refreshing the routing table from the instances on a miss."""
 
-    def __init__(self, manager: InstanceManager, routes: TabOwners, client: httpx.AsyncClient) -> None:
+    def __init__(self, manager: InstanceManager, routes: TabOwners, client: Upstream) -> None:
         self.manager = manager
         self.routes = routes
         self.client = client
@@ -93,10 +93,12 @@ class TabLocator:
         return merged
 
     async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
-        res = await self.client.get(f"{inst.url}/tabs", headers=self.manager.auth_for(inst), timeout=10)
-        if res.status_code != 200:
+        status, data = await self.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst), 10)
+        if status != 200:
             return []
-        tabs = res.json().get("tabs", [])
+        if not isinstance(data, dict):
+            raise UpstreamError(f"GET /tabs answered {status} without a JSON object")
+        tabs = data.get("tabs", [])
         return tabs if isinstance(tabs, list) else []
 
 

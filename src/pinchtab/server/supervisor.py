@@ -12,28 +12,45 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from pinchtab.config import RestartPolicy
 from pinchtab.errors import PinchtabError
+from pinchtab.server.instance import Instance
 from pinchtab.server.tab_owners import TabOwners
 
 if TYPE_CHECKING:
-    from pinchtab.server.instances import Instance, InstanceManager
+    from pinchtab.server.upstream import Upstream
 
 log = logging.getLogger("pinchtab.server")
 
 REOPEN_TIMEOUT = 30.0
 
 
+class Restarts(Protocol):
+    """What the supervisor needs of the instance registry (instances.InstanceManager)."""
+
+    instances: dict[str, Instance]
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def client(self) -> Upstream: ...
+
+    def auth_header(self, inst: Instance) -> list[tuple[bytes, bytes]]: ...
+
+    async def restart(self, instance_id: str, *, wait: bool = ..., keep_tabs: bool = ...) -> Instance: ...
+
+
 class Supervisor:
-    def __init__(self, manager: "InstanceManager", owners: TabOwners, policy: RestartPolicy) -> None:
+    def __init__(self, manager: Restarts, owners: TabOwners, policy: RestartPolicy) -> None:
         self.manager = manager
         self.owners = owners
         self.policy = policy
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
-    def bridge_exited(self, inst: "Instance") -> bool:
+    def bridge_exited(self, inst: Instance) -> bool:
         """Called when a bridge exited unasked; True when a restart is scheduled (its tabs stay routed)."""
         p = self.policy
         if inst.running_since and time.monotonic() - inst.running_since >= p.stable_after_sec:
@@ -54,7 +71,7 @@ class Supervisor:
         self._tasks[inst.id] = asyncio.create_task(self._restart_later(inst, delay, tabs))
         return True
 
-    async def _restart_later(self, inst: "Instance", delay: float, tabs: list[tuple[str, str]]) -> None:
+    async def _restart_later(self, inst: Instance, delay: float, tabs: list[tuple[str, str]]) -> None:
         await asyncio.sleep(delay)
         if self._tasks.get(inst.id) is asyncio.current_task():
             del self._tasks[inst.id]  # from here on, a stop or restart by hand waits for this one (the lock)
@@ -71,12 +88,12 @@ class Supervisor:
             return
         await self._reopen(inst, tabs)
 
-    async def _reopen(self, inst: "Instance", tabs: list[tuple[str, str]]) -> None:
+    async def _reopen(self, inst: Instance, tabs: list[tuple[str, str]]) -> None:
         async def one(old: str, url: str) -> None:
             try:
-                res = await self.manager.client.post(f"{inst.url}/tab", json={"action": "new", "url": url},
-                                                     headers=self.manager.auth_for(inst), timeout=REOPEN_TIMEOUT)
-                new = res.json().get("tabId") if res.status_code == 200 else None
+                status, data = await self.manager.client.post_json(inst.url, "/tab", {"action": "new", "url": url},
+                                                                   self.manager.auth_header(inst), REOPEN_TIMEOUT)
+                new = data.get("tabId") if status == 200 and isinstance(data, dict) else None
             except Exception as exc:  # the tab is lost, the others are not
                 log.warning("instance %s: could not reopen tab %s at %s: %s", inst.id, old, url, exc)
                 new = None
@@ -103,8 +120,3 @@ class Supervisor:
             with contextlib.suppress(BaseException):
                 await task
 
-
-def tab_list(data: Any) -> list[tuple[str, str]]:
-    """(id, url) of a bridge's GET /tabs answer."""
-    tabs = data.get("tabs") if isinstance(data, dict) else None
-    return [(t["id"], t.get("url") or "about:blank") for t in tabs or [] if isinstance(t, dict) and t.get("id")]

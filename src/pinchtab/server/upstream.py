@@ -1,4 +1,6 @@
-"""The server's HTTP client to its bridges, local or remote: one aiohttp session.
+"""The server's HTTP client to its bridges, local or remote: one aiohttp session for the proxy's
+forwarded requests and the server's own calls (readiness, health checks, tab lists, reopening
+tabs, attaching).
 
 One connection pool for every bridge origin (``http://127.0.0.1:9868``,
 ``https://bridge-2.internal:9867``): kept-alive HTTP/1.1 connections per origin, TLS for
@@ -19,11 +21,12 @@ import json
 import ssl
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 from yarl import URL
 
-from pinchtab.server.bridge_client import ssl_context
+from pinchtab.server.bridge_client import UpstreamError, ssl_context
 
 CONNECT_TIMEOUT = 5.0
 # uvicorn closes idle connections after 5 s; never reuse one that has been idle for this long.
@@ -34,10 +37,6 @@ READ_CHUNK = 1 << 16
 _ERRORS = (aiohttp.ClientError, asyncio.TimeoutError, ssl.SSLError, OSError, ValueError)
 # Headers aiohttp would add on its own; the proxy forwards the client's, nothing more.
 _SKIP_AUTO = ("User-Agent", "Accept", "Accept-Encoding", "Content-Type")
-
-
-class UpstreamError(Exception):
-    """The bridge could not be reached, timed out or answered garbage."""
 
 
 def _describe(exc: BaseException, origin: str) -> str:
@@ -134,9 +133,19 @@ class Upstream:
             res.length = 0
         return res
 
-    async def get_json(self, origin: str, path: str, headers: list[tuple[bytes, bytes]], timeout: float) -> tuple[int, object]:
+    async def get_json(self, origin: str, path: str, headers: list[tuple[bytes, bytes]], timeout: float | None) -> tuple[int, Any]:
         """GET a small JSON answer: (status, parsed body or None when it is not JSON)."""
-        res = await self.request(origin, "GET", path.encode(), headers, timeout=timeout)
+        return await self._json(origin, "GET", path, headers, b"", timeout)
+
+    async def post_json(self, origin: str, path: str, body: dict[str, Any], headers: list[tuple[bytes, bytes]],
+                        timeout: float | None = None) -> tuple[int, Any]:
+        """POST ``body`` as JSON: (status, parsed answer or None when it is not JSON)."""
+        return await self._json(origin, "POST", path, [*headers, (b"content-type", b"application/json")],
+                                json.dumps(body).encode(), timeout)
+
+    async def _json(self, origin: str, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes,
+                    timeout: float | None) -> tuple[int, Any]:
+        res = await self.request(origin, method, path.encode(), headers, body, timeout=timeout)
         data = await res.read()
         try:
             return res.status, json.loads(data) if data else None

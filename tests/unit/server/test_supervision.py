@@ -8,8 +8,9 @@ import re
 from types import SimpleNamespace
 
 from pinchtab.config import RestartPolicy, load_config
+from pinchtab.server.health import tab_list
 from pinchtab.server.proxy import route_deadline
-from pinchtab.server.supervisor import Supervisor, tab_list
+from pinchtab.server.supervisor import Supervisor
 from pinchtab.server.tab_owners import TabOwners
 
 
