@@ -15,8 +15,9 @@ from typing import Any
 
 from pinchtab import models as m
 from pinchtab.models import Blob, Reply
-from pinchtab.browser import actions, capture, content, downloads_policy, formatting, snapshot, snapshot_files, targets, waits
+from pinchtab.browser import capture, content, downloads_policy, formatting, snapshot, snapshot_files, targets, waits
 from pinchtab.browser.browser import Browser
+from pinchtab.browser.input import perform
 from pinchtab.browser.ops.emulation import EmulationOps
 from pinchtab.browser.ops.frames import FrameOps, text_source
 from pinchtab.browser.ops.inspect import InspectOps
@@ -168,7 +169,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         closed again and named in ``closedTab``."""
         watch = PopupWatch(self.browser, tab)
         try:
-            out = await actions.perform(tab, req, timeout_ms=self.nav_timeout_ms)
+            out = await perform(tab, req, timeout_ms=self.nav_timeout_ms)
         finally:
             watch.stop()
         opened = await watch.opened(self.nav_timeout_ms)

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.models import Blob
 from pinchtab.models import interaction as r
 from pinchtab.browser import clipboard, fetch_url, uploads
-from pinchtab.browser import input_actions  # noqa: F401  (installs the low-level action kinds)
-from pinchtab.browser.actions import resolve_target
+from pinchtab.browser.input import resolve_target
 from pinchtab.browser.page_downloads import downloads_dir
 from pinchtab.errors import BadRequest, Conflict, NotFound, PinchtabError
 from pinchtab.models import ActionRequest, TabScoped

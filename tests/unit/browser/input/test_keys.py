@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinchtab.browser.keys import MODIFIER_BITS, NAMED, char_key, key_events, parse_combo
+from pinchtab.browser.input.keys import MODIFIER_BITS, NAMED, char_key, key_events, parse_combo
 from pinchtab.errors import BadRequest
 
 
