@@ -1,0 +1,1 @@
+"""Post-scoring passes, one per query feature: each may lift one element."""
