@@ -52,7 +52,7 @@ from .index.embedding import HashingEmbedder
 from .index.lru import LRU
 from .index.pageindex import PageIndex, build_page_index
 from .index.terms import PageTerms
-from .passes import adjust, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle
+from .passes import PASSES, PassPage
 from .query.parse import ParsedQuery, parse_query_for_page
 from .scoring.coverage import lexical_scores
 from .scoring.structure import ElementStates, apply_structure
@@ -81,10 +81,6 @@ __all__ = [
 ]
 
 _F32 = np.float32
-# post-scoring passes, in order: each may lift one element for a query feature it recognises
-# (an action on a named item, adjusting a quantity, a search or writing request, a near-tie
-# its labels' first words settle); the semantic tier last, for what nothing else matched
-_PASSES = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, leading_verb, semantic_tier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +106,7 @@ class ElementIndex:
         self._page: PageIndex = build_page_index(self._desc, self._emb)
         self._terms = PageTerms(self._page, self._desc, self._emb)
         self._states = ElementStates(self._desc)
+        self._pass_page = PassPage(self._desc, self._page.static)
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:
@@ -185,8 +182,8 @@ class ElementIndex:
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
         score.clip(0.0, 1.0, out=score)
         if score.size >= 2:  # a pass moves one element above others: nothing to move on a 1-element page
-            for p in _PASSES:
-                p.apply(self, self._desc, self._page.static, plan.text, score)
+            for p in PASSES:
+                p.apply(self._pass_page, plan.text, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL

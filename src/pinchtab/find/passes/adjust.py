@@ -29,8 +29,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..text.lexical import stem
-from ..text.typos import per_index
 from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
 
 __all__ = ["apply", "parse"]
 
@@ -140,14 +140,14 @@ def _covered(what: tuple[frozenset[str], ...], words: frozenset[str]) -> float:
     return sum(1 for g in what if g & words) / len(what)
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the adjusting control lifted to the top (in place); ``static`` marks rows
-    that are not controls; per-page word sets are kept on ``owner``."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the adjusting control to the top."""
+    descriptors, static = page.descriptors, page.static
     parsed = parse(query)
     if parsed is None:
-        return score
+        return
     direction, what = parsed
-    tx = per_index(owner, "_adjust_words", _Texts, descriptors)
+    tx = page.per_page("adjust_words", _Texts)
     says, opposite = _SAYS[direction], _SAYS[-direction]
     cands: list[tuple[int, float, int]] = []  # (says the direction, coverage, row)
     for i, d in enumerate(descriptors):
@@ -163,13 +163,12 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
             if cov >= COVERAGE:
                 cands.append((0, cov, i))
     if not cands:
-        return score
+        return
     cands.sort(reverse=True)
     if len(cands) > 1 and cands[1][:2] == cands[0][:2]:
-        return score  # two controls fit equally: no guess
+        return  # two controls fit equally: no guess
     pick = cands[0][2]
     best = int(np.argmax(score))
     if best == pick:
-        return score
+        return
     score[pick] = min(1.0, max(float(score[best]) + LIFT, ALONE))
-    return score

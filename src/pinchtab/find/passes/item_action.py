@@ -29,8 +29,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..text.lexical import stem
-from ..text.typos import per_index
 from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
 from .shared import lift_sole_first
 
 __all__ = ["apply", "ACTIONS"]
@@ -148,24 +148,24 @@ def _coverage(item: list[str], words: frozenset[str]) -> float:
     return sum(1 for w in item if w in words) / len(item)
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the item's control lifted above the item's title (in place); ``static``
-    marks rows that are not controls; per-page word sets are kept on ``owner``."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the item's control above the item's title."""
+    descriptors, static = page.descriptors, page.static
     parsed = parse(query)
     if parsed is None:
         dest = parse_destination(query)
         if dest is not None:
             _to_destination(descriptors, static, query, score, dest)
-        return score
+        return
     best = int(np.argmax(score))
     if score[best] <= 0:
-        return score
+        return
     controls, item = parsed
-    it = per_index(owner, "_item_words", _Items, descriptors)
+    it = page.per_page("item_words", _Items)
     if controls & it.own[best]:
-        return score  # the best match already is a control for the action
+        return  # the best match already is a control for the action
     if _coverage(item, it.own_stems[best]) < ITEM_COVERAGE and _coverage(item, it.ctx[best]) < ITEM_COVERAGE:
-        return score  # the best match is not about the named item: leave it
+        return  # the best match is not about the named item: leave it
     cands: list[tuple[float, int]] = []
     for i in range(score.size):
         if static[i]:
@@ -178,8 +178,8 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
     if not cands:
         if _first_word(query) in _OPENING:
             _open_item_link(descriptors, it, item, score, best)
-        return score
-    return lift_sole_first(cands, score, best)  # two items that fit equally: no guess
+        return
+    lift_sole_first(cands, score, best)  # two items that fit equally: no guess
 
 
 @lru_cache(maxsize=4096)

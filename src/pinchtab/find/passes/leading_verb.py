@@ -18,6 +18,7 @@ import numpy as np
 from ..text import vocab
 from ..text.lexical import stem
 from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
 
 __all__ = ["apply"]
 
@@ -41,16 +42,17 @@ def _first_stem(name: str) -> str:
     return stem(m.group(0)) if m else ""
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with a near-tie settled by the labels' first words (in place)."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Settle a near-tie by the labels' first words."""
+    descriptors, static = page.descriptors, page.static
     best = int(np.argmax(score))
     top = float(score[best])
     if top <= 0:
-        return score
+        return
     lead, q = _query_stems(query)
     fb = _first_stem(descriptors[best].name or "")
     if fb not in _ACTIONS or fb in q or static[best]:
-        return score
+        return
     near = np.flatnonzero(score >= top - MARGIN)
     role = descriptors[best].role
     picks = [int(i) for i in near
@@ -58,4 +60,3 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
              and _first_stem(descriptors[i].name or "") == lead]
     if len(picks) == 1:
         score[picks[0]] = min(1.0, top + LIFT)
-    return score

@@ -27,8 +27,8 @@ import numpy as np
 
 from ..text import vocab
 from ..text.lexical import stem
-from ..text.typos import per_index
 from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
 from .shared import covers, unique_best
 
 __all__ = ["apply", "parse"]
@@ -86,23 +86,22 @@ class _Fields:
             self.around.append(frozenset(stem(w) for w in _words(f"{d.item} {d.heading} {d.parent} {d.section}")))
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the search field lifted to the top (in place) for a search request;
-    ``static`` marks rows that are not controls; per-page data is kept on ``owner``."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the search field to the top for a search request."""
+    static = page.static
     obj = parse(query)
     if obj is None:
-        return score
-    fields = per_index(owner, "_search_fields", _Fields, descriptors)
+        return
+    fields = page.per_page("search_fields", _Fields)
     if not fields.rows:
-        return score
+        return
     best = int(np.argmax(score))
     if score[best] > 0 and fields.says[best] and not static[best]:
-        return score  # the best match is a search control already
+        return  # the best match is a search control already
     # the object in the field's own text ("Search in playlist") counts more than around it
     tops, top = unique_best(fields.rows, covers(obj, fields.own, fields.around))
     if top > 0 and len(tops) > 1:
-        return score  # two fields search that: no guess
+        return  # two fields search that: no guess
     pick = tops[0]
     if pick != best:
         score[pick] = min(1.0, max(float(score[best]) + LIFT, ALONE))
-    return score

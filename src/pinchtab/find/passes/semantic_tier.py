@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..semantic import model as semantic_model
-from ..text.typos import per_index
+from .base import PassPage
 
 __all__ = ["apply", "element_matrix", "own_text"]
 
@@ -39,26 +39,23 @@ def own_text(d) -> str:
     return " ".join(parts)[:300]
 
 
-def element_matrix(owner, descriptors, model: semantic_model.StaticModel) -> np.ndarray:
-    """(n, dim) own-text vectors of the elements (built once, kept on ``owner``)."""
-    return per_index(owner, "_semantic_matrix", lambda descs: model.embed_many([own_text(d) for d in descs]),
-                     descriptors)
+def element_matrix(page: PassPage, model: semantic_model.StaticModel) -> np.ndarray:
+    """(n, dim) own-text vectors of the elements (built once, kept with the page)."""
+    return page.per_page("semantic_matrix", lambda descs: model.embed_many([own_text(d) for d in descs]))
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score``, with the rescued element raised when the rescue applies (in place); ``static``
-    marks rows that are not controls; the page's vectors are kept on ``owner``."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Raise the rescued element when the rescue applies."""
     if float(score.max()) >= RESCUE_BELOW:
-        return score
+        return
     model = semantic_model.get_model()  # looked up per call: tests replace it
     if model is None:
-        return score
+        return
     q = model.embed(query)
     if not q.any():
-        return score
-    sim = np.where(static, -1.0, element_matrix(owner, descriptors, model) @ q)  # a control, not a status text that happens to be close
+        return
+    sim = np.where(page.static, -1.0, element_matrix(page, model) @ q)  # a control, not a status text that happens to be close
     top2 = np.argpartition(-sim, 1)[:2]
     a, b = (top2[0], top2[1]) if sim[top2[0]] >= sim[top2[1]] else (top2[1], top2[0])
     if sim[a] >= SIM_MIN and sim[a] - sim[b] >= MARGIN:
         score[a] = max(float(score[a]), RESCUE_SCALE * float(sim[a]))
-    return score

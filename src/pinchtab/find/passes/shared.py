@@ -1,8 +1,6 @@
 """Shared pieces of the post-scoring passes (:mod:`.adjust`, :mod:`.search_intent`,
 :mod:`.text_entry`, :mod:`.item_action`, :mod:`.toggle`, :mod:`.sort_intent`): how well a
-candidate covers the words a query names, the one best, and how a pick is put first. The matcher
-calls each pass's ``apply(owner, descriptors, static, query, score)`` on pages of two elements or
-more, in ``matcher._PASSES`` order."""
+candidate covers the words a query names, the one best, and how a pick is put first."""
 
 from __future__ import annotations
 
@@ -29,13 +27,12 @@ def unique_best(rows: Sequence[int], scores: Sequence[float]) -> tuple[list[int]
     return [r for r, c in zip(rows, scores) if c == top], top
 
 
-def lift_sole_first(cands: list[tuple[float, int]], score: np.ndarray, best: int) -> np.ndarray:
+def lift_sole_first(cands: list[tuple[float, int]], score: np.ndarray, best: int) -> None:
     """``cands``: (rank key, row); the row with the highest key, when no other has it, scores
     just above row ``best`` (in place); two that rank first alike are no pick."""
     if not cands:
-        return score
+        return
     cands.sort(reverse=True)
     if len(cands) > 1 and cands[1][0] == cands[0][0]:
-        return score
+        return
     score[cands[0][1]] = min(1.0, float(score[best]) + PASS_LIFT)
-    return score

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..text.lexical import stem
-from ..text.typos import per_index
+from .base import PassPage
 from .shared import lift_sole_first
 
 __all__ = ["apply", "parse"]
@@ -60,15 +60,16 @@ class _Texts:
                 self.ctx[i] = frozenset(stem(w) for w in _WORD.findall(f"{d.item} {d.heading} {d.parent}".lower()))
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the page's sort control lifted to the top (in place)."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the page's sort control to the top."""
+    descriptors, static = page.descriptors, page.static
     what = parse(query)
     if what is None:
-        return score
-    tx = per_index(owner, "_sort_rows", _Texts, descriptors)
+        return
+    tx = page.per_page("sort_rows", _Texts)
     cands = [(float(sum(1 for w in what if w in tx.ctx[i])), i) for i in tx.sorts
              if not static[i] and not descriptors[i].disabled]
     best = int(np.argmax(score))
     if not cands or any(i == best for _, i in cands):
-        return score
-    return lift_sole_first(cands, score, best)  # two sort controls that fit equally: no guess
+        return
+    lift_sole_first(cands, score, best)  # two sort controls that fit equally: no guess

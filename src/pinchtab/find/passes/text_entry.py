@@ -22,8 +22,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..text.lexical import stem
-from ..text.typos import per_index
 from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
 from .shared import covers, unique_best
 
 __all__ = ["apply", "parse"]
@@ -69,21 +69,20 @@ class _Fields:
             self.around.append(frozenset(stem(w) for w in _words(f"{d.section} {d.heading} {d.parent} {d.item}")))
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the field to write in lifted to the top (in place); ``static`` marks rows
-    that are not controls; per-page data is kept on ``owner``."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the field to write in to the top."""
+    descriptors = page.descriptors
     parsed = parse(query)
     if parsed is None:
-        return score
+        return
     verb, obj = parsed
     best = int(np.argmax(score))
     if score[best] <= 0 or descriptors[best].role in _FIELD_ROLES:
-        return score
-    fields = per_index(owner, "_text_fields", _Fields, descriptors)
+        return
+    fields = page.per_page("text_fields", _Fields)
     if not fields.rows or verb in fields.own_words[best]:
-        return score
+        return
     tops, top = unique_best(fields.rows, covers(obj, fields.own, fields.around))
     if top <= 0 or len(tops) > 1:
-        return score
+        return
     score[tops[0]] = min(1.0, float(score[best]) + LIFT)
-    return score

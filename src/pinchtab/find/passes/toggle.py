@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..text.lexical import stem
-from ..text.typos import per_index
+from .base import PassPage
 from .shared import lift_sole_first
 
 __all__ = ["apply", "parse"]
@@ -62,15 +62,16 @@ def _is_toggle(d) -> bool:
     return d.role in TOGGLE_ROLES or (d.role in ("button", "togglebutton") and "pressed" in d.states)
 
 
-def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray) -> np.ndarray:
-    """``score`` with the toggle for what the query turns on or off lifted to the top (in place)."""
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the toggle for what the query turns on or off to the top."""
+    descriptors = page.descriptors
     what = parse(query)
     if what is None:
-        return score
+        return
     best = int(np.argmax(score))
     if score[best] <= 0 or _is_toggle(descriptors[best]):
-        return score
-    tx = per_index(owner, "_toggle_words", _Texts, descriptors)
+        return
+    tx = page.per_page("toggle_words", _Texts)
     needed = {w for w in what if w in tx.stems[best]}
     cands: list[tuple[float, int]] = []  # (words covered, row)
     for i, d in enumerate(descriptors):
@@ -79,4 +80,4 @@ def apply(owner, descriptors, static: np.ndarray, query: str, score: np.ndarray)
         covered = {w for w in what if w in tx.stems[i]}
         if covered and covered >= needed:
             cands.append((len(covered), i))
-    return lift_sole_first(cands, score, best)  # two toggles that fit equally: no guess
+    lift_sole_first(cands, score, best)  # two toggles that fit equally: no guess

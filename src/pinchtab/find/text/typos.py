@@ -21,7 +21,7 @@ from functools import lru_cache
 from . import english, fuzzy, lexical, vocab
 from .synonyms import SYNONYMS
 
-__all__ = ["surface_typos", "correct_query", "per_index", "MIN_LEN"]
+__all__ = ["surface_typos", "correct_query", "MIN_LEN"]
 
 MIN_LEN = 4
 ANAGRAM_MIN = 5
@@ -83,7 +83,7 @@ def vocab_forms() -> _Forms:
     return _Forms({w for w in ws if w.isalpha() and MIN_LEN <= len(w) <= fuzzy.MAX_FUZZY_LEN})
 
 
-def per_index(owner, attr: str, build, descriptors):
+def _per_index(owner, attr: str, build, descriptors):
     """``build(descriptors)``, made once and kept on ``owner`` (an object of one snapshot's index)."""
     v = getattr(owner, attr, None)
     if v is None:
@@ -121,7 +121,7 @@ def surface_typos(owner, descriptors, raw: str) -> list[tuple[str, int]]:
     raw = raw.lower()
     if len(raw) < MIN_LEN or not raw.isalpha():
         return []
-    pf = per_index(owner, "_typo_forms", _PageForms, descriptors)
+    pf = _per_index(owner, "_typo_forms", _PageForms, descriptors)
     if raw in pf.forms:
         return []
     out: dict[str, int] = {}
@@ -161,7 +161,7 @@ def correct_query(owner, descriptors, query: str, on_page) -> str:
     for raw in _suspects(query):
         if on_page(lexical.stem(raw)):
             continue
-        pf = per_index(owner, "_typo_forms", _PageForms, descriptors)
+        pf = _per_index(owner, "_typo_forms", _PageForms, descriptors)
         if raw in pf.forms:
             continue
         near = _near_forms(vocab_forms(), raw)
