@@ -234,16 +234,6 @@ class HashingEmbedder:
     def feature_slot(self, feature: str) -> tuple[int, float]:
         return _slot(feature, self.dim)
 
-    def from_parts(self, idx: list[np.ndarray], val: list[np.ndarray]) -> np.ndarray:
-        """L2-normalised dense vector from sparse parts (summed)."""
-        if not idx:
-            return np.zeros(self.dim, dtype=np.float32)
-        v = np.bincount(np.concatenate(idx), weights=np.concatenate(val), minlength=self.dim).astype(np.float32)
-        n = float(np.sqrt(v @ v))
-        if n > 0:
-            v /= n
-        return v
-
     # -- vectors ----------------------------------------------------------------------------
     def dense(self, acc: dict[int, float]) -> np.ndarray:
         v = np.zeros(self.dim, dtype=np.float32)

@@ -104,10 +104,6 @@ class Postings:
             p = self._arrays[t] = (self.rows[a:b], self.vals32[a:b])
         return p
 
-    def get_dict(self, k: str) -> dict[int, float] | None:
-        t = self.span.get(self.ids.get(k))
-        return None if t is None else self.dict_at(t)
-
     def get_arrays(self, k: str) -> tuple[np.ndarray, np.ndarray] | None:
         t = self.span.get(self.ids.get(k))
         return None if t is None else self.arrays_at(t)

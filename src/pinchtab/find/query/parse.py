@@ -92,14 +92,6 @@ class ParsedQuery:
     shared: tuple = ()            # (term a, term b, related concept, a's quality, b's quality): see scoring
     icon_term: int | None = None  # index of the word "icon" in terms
 
-    @property
-    def has_content(self) -> bool:
-        return any(not t.bonus for t in self.terms)
-
-
-def _is_word(u: Unit, *ws: str) -> bool:
-    return not u.phrase and u.words[0] in ws
-
 
 def _plural_of(u: Unit, role: str) -> bool:
     return not u.phrase and len(u.words) == 1 and u.words[0] != role and u.words[0] in (role + "s", role + "es")

@@ -170,10 +170,6 @@ class MiniLM:
         self.tokenizer = WordPiece(files.read("vocab.txt").decode("utf-8"))
         self.layers = 1 + max(int(k.split(".")[2]) for k in self.w if k.startswith("encoder.layer."))
 
-    @property
-    def token_embeddings(self) -> np.ndarray:
-        return self.w["embeddings.word_embeddings.weight"]
-
     def forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Hidden states ``(batch, seq, 384)`` for token ids ``(batch, seq)`` with a 0/1 mask."""
         w = self.w

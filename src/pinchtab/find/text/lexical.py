@@ -199,14 +199,6 @@ def role_word(st: str) -> str | None:
     return _ROLE_WORD_STEMS.get(st)
 
 
-def is_generic(st: str) -> bool:
-    return st in _GENERIC_STEMS
-
-
-def is_container(st: str) -> bool:
-    return st in _CONTAINER_STEMS
-
-
 def _match_phrases(stems: list[str]) -> list[tuple[int, int, dict[str, float] | None, str | None]]:
     """Greedy longest phrase matches over a stem sequence: (start, end, concepts, role)."""
     out = []
