@@ -55,7 +55,7 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
         return
     near = np.flatnonzero(score >= top - MARGIN)
     role = descriptors[best].role
-    picks = [int(i) for i in near
+    picks = [i for i in near.tolist()
              if i != best and not static[i] and descriptors[i].role == role
              and _first_stem(descriptors[i].name or "") == lead]
     if len(picks) == 1:
