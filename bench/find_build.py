@@ -129,7 +129,10 @@ def median_ms(fn, iters: int, cold: str = "") -> tuple[float, float]:
 def clear_caches(text_pipeline: bool = True) -> None:
     """Forget what find caches across indexes: with ``text_pipeline`` everything (a first
     snapshot in a fresh process), else only the per-text index parts (a new page)."""
-    from pinchtab.find import embedding, item_action, lexical, parts, query, terms
+    from pinchtab.find.index import embedding, parts, terms
+    from pinchtab.find.passes import item_action
+    from pinchtab.find.text import lexical
+    from pinchtab.find.query import parse as query
 
     for mod in (lexical, embedding, query) if text_pipeline else ():
         for name in dir(mod):

@@ -67,7 +67,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="fresh processes for the cold figures")
     args = ap.parse_args()
     os.environ["PINCHTAB_FIND_SEMANTIC"] = "1"
-    from pinchtab.find import ElementIndex, semantic  # noqa: E402
+    from pinchtab.find import ElementIndex  # noqa: E402
+    from pinchtab.find.semantic import model as semantic  # noqa: E402
     from find_speed import corpus_elements, synthetic_page  # noqa: E402
 
     if semantic.get_model(build=False) is None:
@@ -95,7 +96,7 @@ def main() -> None:
     print(f"first rescued find, 1,000 elements seen before: {med['seen_page_ms']:6.1f} ms (per-text cache warm)")
     print(f"rescued find, page built:                      {per_query(rescued):7.0f} us")
     print(f"find the tier leaves alone:                    {per_query(plain):7.0f} us")
-    from pinchtab.find import minilm  # noqa: E402
+    from pinchtab.find.semantic import minilm  # noqa: E402
 
     path = semantic.table_path(minilm.find_model_files())
     print(f"table: {path} ({path.stat().st_size / 1e6:.1f} MB)")

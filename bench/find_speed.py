@@ -41,7 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from pinchtab.find import ElementIndex, find  # noqa: E402
-from pinchtab.find import lexical, query  # noqa: E402
+from pinchtab.find.query import parse as query  # noqa: E402
+from pinchtab.find.text import lexical  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "find-corpus"
 FILLER = (

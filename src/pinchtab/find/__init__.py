@@ -58,11 +58,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .descriptors import ElementDescriptor, build_descriptors
-    from .embedding import HashingEmbedder
+    from .index.descriptors import ElementDescriptor, build_descriptors
+    from .index.embedding import HashingEmbedder
     from .intent import IntentCache, IntentRecord
     from .matcher import ElementIndex, find
-    from .query import ParsedQuery, parse_query
+    from .query.parse import ParsedQuery, parse_query
     from .recovery import RecoveryMatch, descriptor_similarity, rematch
     from .weights import (
         DEFAULT_EMBEDDING_WEIGHT,
@@ -76,9 +76,9 @@ if TYPE_CHECKING:
 # Loaded on first use: the matcher pulls in numpy (~0.1-0.25 s and ~18 MB), which a bridge needs
 # only at its first find, not to start (its intent cache and locators need none of it).
 _WHERE = {
-    "ElementDescriptor": "descriptors", "build_descriptors": "descriptors", "HashingEmbedder": "embedding",
-    "IntentCache": "intent", "IntentRecord": "intent", "ElementIndex": "matcher", "find": "matcher",
-    "ParsedQuery": "query", "parse_query": "query", "RecoveryMatch": "recovery",
+    "ElementDescriptor": "index.descriptors", "build_descriptors": "index.descriptors",
+    "HashingEmbedder": "index.embedding", "IntentCache": "intent", "IntentRecord": "intent", "ElementIndex": "matcher",
+    "find": "matcher", "ParsedQuery": "query.parse", "parse_query": "query.parse", "RecoveryMatch": "recovery",
     "descriptor_similarity": "recovery", "rematch": "recovery", "DEFAULT_EMBEDDING_WEIGHT": "weights",
     "DEFAULT_LEXICAL_WEIGHT": "weights", "DEFAULT_THRESHOLD": "weights", "DEFAULT_TOP_K": "weights",
     "STRATEGY": "weights", "confidence_for": "weights",

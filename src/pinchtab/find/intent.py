@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .descriptors import ElementDescriptor
+from .index.descriptors import ElementDescriptor
 
 __all__ = ["IntentRecord", "IntentCache"]
 

@@ -2,7 +2,7 @@
 query's structure (context, exclusions, positions, relations, ordinals) is applied.
 
 Everything that depends only on the page is built once, into the :class:`ElementIndex`'s
-:class:`~.pageindex.PageIndex`: descriptors, inverted indexes (key -> element rows, for own
+:class:`~.index.pageindex.PageIndex`: descriptors, inverted indexes (key -> element rows, for own
 text and for context), name sizes, roles, geometry, the page vocabulary (for typos) and the
 embedding matrix. A query then touches only the postings of its own terms and does a
 handful of numpy operations over the element axis, so ``index.find`` costs the query, not
@@ -10,14 +10,16 @@ the page.
 
 The build itself works per distinct text, not per element: what a text (or a combination
 of context texts) contributes is computed once and kept in a bounded process-wide cache
-(:mod:`.parts`), so repeated texts (table rows, "Edit" buttons, a section shared by hundreds
+(:mod:`.index.parts`), so repeated texts (table rows, "Edit" buttons, a section shared by hundreds
 of elements) and the next snapshot of the same page cost a lookup.
 
-Where things are: the tunable numbers in :mod:`.weights`; per-text caches in :mod:`.parts`;
-the page index in :mod:`.pageindex` (postings in :mod:`.postings`); query terms against a
-page in :mod:`.terms`; lexical scoring in :mod:`.scoring`; the query's structure (states,
-modal dialogs, exclusions, relations, positions, ordinals) in :mod:`.structure`. This module
-puts them together and ranks.
+Where things are: the tunable numbers in :mod:`.weights`; words (normalisation, stems,
+vocabulary, typos) in :mod:`.text`; the query read in :mod:`.query`; per-text caches in
+:mod:`.index.parts`; the page index in :mod:`.index.pageindex` (postings in
+:mod:`.index.postings`); query terms against a page in :mod:`.index.terms`; lexical scoring in
+:mod:`.scoring.coverage`; the query's structure (states, modal dialogs, exclusions, relations,
+positions, ordinals) in :mod:`.scoring.structure`; the post-scoring passes in :mod:`.passes`.
+This module puts them together and ranks.
 
 Scoring, per element (all vectors over the element axis):
 
@@ -45,15 +47,15 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..errors import BadRequest
-from .descriptors import ElementDescriptor, build_descriptors
-from . import adjust, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle
-from .embedding import HashingEmbedder
-from .lru import LRU
-from .pageindex import PageIndex, build_page_index
-from .query import ParsedQuery, parse_query_for_page
-from .scoring import lexical_scores
-from .structure import ElementStates, apply_structure
-from .terms import PageTerms
+from .index.descriptors import ElementDescriptor, build_descriptors
+from .index.embedding import HashingEmbedder
+from .index.lru import LRU
+from .index.pageindex import PageIndex, build_page_index
+from .index.terms import PageTerms
+from .passes import PASSES, PassPage
+from .query.parse import ParsedQuery, parse_query_for_page
+from .scoring.coverage import lexical_scores
+from .scoring.structure import ElementStates, apply_structure
 from .weights import (
     DEFAULT_EMBEDDING_WEIGHT,
     DEFAULT_LEXICAL_WEIGHT,
@@ -79,10 +81,6 @@ __all__ = [
 ]
 
 _F32 = np.float32
-# post-scoring passes, in order: each may lift one element for a query feature it recognises
-# (an action on a named item, adjusting a quantity, a search or writing request, a near-tie
-# its labels' first words settle); the semantic tier last, for what nothing else matched
-_PASSES = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, leading_verb, semantic_tier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +106,7 @@ class ElementIndex:
         self._page: PageIndex = build_page_index(self._desc, self._emb)
         self._terms = PageTerms(self._page, self._desc, self._emb)
         self._states = ElementStates(self._desc)
+        self._pass_page = PassPage(self._desc, self._page.static)
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:
@@ -183,8 +182,8 @@ class ElementIndex:
         apply_structure(self._terms, self._states, pq, plan.term_vecs, score, lex, prior)
         score.clip(0.0, 1.0, out=score)
         if score.size >= 2:  # a pass moves one element above others: nothing to move on a 1-element page
-            for p in _PASSES:
-                p.apply(self, self._desc, self._page.static, plan.text, score)
+            for p in PASSES:
+                p.apply(self._pass_page, plan.text, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]
         pool = top_k + TIE_POOL

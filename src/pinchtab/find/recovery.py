@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .descriptors import ElementDescriptor
-from .embedding import HashingEmbedder
-from .lexical import analyze_text, normalize
+from .index.descriptors import ElementDescriptor
+from .index.embedding import HashingEmbedder
 from .matcher import ElementIndex
+from .text.lexical import analyze_text, normalize
 from .weights import confidence_for
 
 __all__ = [

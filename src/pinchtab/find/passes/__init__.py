@@ -1,0 +1,12 @@
+"""Post-scoring passes, one per query feature: each may lift one element (see :mod:`.base`)."""
+
+from . import adjust, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle
+from .base import Pass, PassPage
+
+__all__ = ["PASSES", "Pass", "PassPage"]
+
+# In order: an action on a named item, adjusting a quantity, turning something on or off, an
+# order asked for, a search or a writing request, a near-tie its labels' first words settle;
+# the semantic tier last, for what nothing else matched.
+PASSES: tuple[Pass, ...] = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, leading_verb,
+                            semantic_tier)
