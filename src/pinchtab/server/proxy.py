@@ -234,16 +234,26 @@ def route_deadline(config: Any, route: str, body: bytes) -> float:
     margin = config.instances.proxy_margin_sec
     command = config.browser.command_timeout_ms / 1000
     nav = config.browser.navigation_timeout_ms / 1000
-    if route in ("navigate", "wait") and body and len(body) < 64 * 1024 and b'"timeout"' in body:
+    if route in ("navigate", "wait") and body and len(body) < 64 * 1024 and (b'"timeout"' in body or b'"ms"' in body):
         with contextlib.suppress(ValueError, RecursionError, TypeError, AttributeError):
-            given = json.loads(body).get("timeout")
-            if isinstance(given, (int, float)) and not isinstance(given, bool) and given > 0:
+            fields = json.loads(body)
+            given = _positive(fields.get("timeout"))
+            if given is not None:
                 nav = min(given, MAX_WAIT_MS if route == "wait" else 600_000) / 1000
+            pause = _positive(fields.get("ms")) if route == "wait" else None
+            if pause is not None:  # {"ms": 20000} waits that long whatever the timeout
+                nav = max(nav, min(pause, MAX_WAIT_MS) / 1000)
     if route == "wait":
         return min(nav, MAX_WAIT_MS / 1000) + margin
     if route in _NAVIGATING:
         return nav + command + margin
     return command + margin
+
+
+def _positive(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    return None
 
 
 def _too_slow(inst: Instance, route: str, deadline: float) -> Timeout:

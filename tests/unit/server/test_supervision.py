@@ -23,6 +23,9 @@ def test_proxy_deadline_is_the_routes_timeout_plus_a_margin() -> None:
     assert route_deadline(config, "wait", b'{"selector":"#a","timeout":600000}') == 35  # waits are capped at 30 s
     assert route_deadline(config, "navigate", b'{"timeout":true}') == 65  # not a number: the default
     assert route_deadline(config, "navigate", b"[" * 10000) == 65
+    # A pause given in ms sets the deadline too (issue 27, row 8: 20 s asked, 504 at 6 s)
+    assert route_deadline(config, "wait", b'{"ms":20000,"timeout":1000}') == 25
+    assert route_deadline(config, "wait", b'{"ms":90000}') == 35
 
 
 def test_moved_tabs_keep_their_old_ids() -> None:

@@ -1,0 +1,36 @@
+"""A bridge the server started ends with its server, even frozen (issue 27, row 15: a bridge whose
+event loop was blocked ignored SIGTERM and outlived its server by 20 minutes, Chromium and all)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+from tests.e2e.test_server import ServerProc, live_in_groups, wait_until
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_frozen_bridge_ends_with_its_server(tmp_path: Path) -> None:
+    srv = ServerProc(tmp_path)
+    groups: set[int] = set()
+    try:
+        srv.wait_ready()
+        groups = srv.process_groups()
+        bridge = next(i for i in srv.instances().values() if i.get("default"))["pid"]
+        os.kill(bridge, signal.SIGSTOP)  # frozen: no signal handler, no thread of its own runs
+        srv.proc.kill()
+        srv.proc.wait(30)
+        wait_until(lambda: not _alive(bridge), 30, "the frozen bridge to end with its server")
+        wait_until(lambda: not live_in_groups(groups), 30, "the bridge's Chromium to end with it")
+    finally:
+        srv.close()
+        for pid, _, _ in live_in_groups(groups):
+            os.kill(pid, signal.SIGKILL)
