@@ -34,3 +34,31 @@ def test_a_frozen_bridge_ends_with_its_server(tmp_path: Path) -> None:
         srv.close()
         for pid, _, _ in live_in_groups(groups):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_tabs_says_which_instance_could_not_list_them(tmp_path: Path, pages: str) -> None:
+    # Row 16: with a bridge frozen, GET /tabs through the server answered 200 {"tabs": []} after
+    # 10 s, silently empty.
+    srv = ServerProc(tmp_path)
+    groups: set[int] = set()
+    try:
+        srv.wait_ready()
+        groups = srv.process_groups()
+        assert srv.http.post("/navigate", json={"url": f"{pages}/login.html"}).status_code == 200
+        inst = next(i for i in srv.instances().values() if i.get("default"))
+        os.kill(inst["pid"], signal.SIGSTOP)
+        try:
+            res = srv.http.get("/tabs")
+            assert res.status_code == 200, res.text
+            unlisted = res.json()["unlisted"]
+            assert [u["instanceId"] for u in unlisted] == [inst["id"]], res.text
+            assert "could not be listed" in unlisted[0]["error"]
+            res = srv.http.get(f"/instances/{inst['id']}/tabs")
+            assert res.status_code == 503 and res.json()["code"] == "instance_unavailable", res.text
+        finally:
+            os.kill(inst["pid"], signal.SIGCONT)
+        wait_until(lambda: "unlisted" not in srv.http.get("/tabs").json(), 60, "the bridge to list its tabs again")
+    finally:
+        srv.close()
+        for pid, _, _ in live_in_groups(groups):
+            os.kill(pid, signal.SIGKILL)

@@ -124,7 +124,7 @@ class ServerHandlers:
         }
 
     async def tabs(self) -> dict[str, Any]:
-        return {"tabs": await self.router.all_tabs()}
+        return (await self.router.all_tabs()).answer()
 
     # -- profiles ---------------------------------------------------------------------------------
 
@@ -194,7 +194,11 @@ class ServerHandlers:
     async def instance_tabs(self, req: o.InstanceRef) -> dict[str, Any]:
         inst = self.manager.get(req.instance_id)
         await self.manager.wait_ready(inst)
-        return {"tabs": [t for t in await self.router.all_tabs() if t.get("instanceId") == inst.id]}
+        listing = await self.router.all_tabs()
+        failed = next((u["error"] for u in listing.unlisted if u["instanceId"] == inst.id), None)
+        if failed is not None:
+            raise NotReady(f"instance {inst.id}: {failed}", "instance_unavailable")
+        return {"tabs": [t for t in listing.tabs if t.get("instanceId") == inst.id]}
 
     async def open_tab_in_instance(self, req: o.InstanceTabOpen) -> Reply:
         inst = self.manager.get(req.instance_id)

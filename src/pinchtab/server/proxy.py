@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -35,6 +36,21 @@ HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te
 FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent", b"x-owner"})
 
 
+TABS_TIMEOUT = 10.0  # seconds a bridge has to list its tabs
+
+
+@dataclass
+class TabListing:
+    """The tabs of every live instance, and the instances that could not list theirs (frozen,
+    restarting): an empty list must not pass for "no tabs"."""
+
+    tabs: list[dict[str, Any]]
+    unlisted: list[dict[str, str]]
+
+    def answer(self) -> dict[str, Any]:
+        return {"tabs": self.tabs, "unlisted": self.unlisted} if self.unlisted else {"tabs": self.tabs}
+
+
 class TabLocator:
     """Finds the instance for a tab, refreshing the routing table from the instances on a miss."""
 
@@ -42,7 +58,7 @@ class TabLocator:
         self.manager = manager
         self.routes = routes
         self.client = client
-        self._refreshing: asyncio.Task[list[dict[str, Any]]] | None = None
+        self._refreshing: asyncio.Task[TabListing] | None = None
 
     async def instance_for_tab(self, tab_id: str) -> Instance:
         iid = self.routes.owner(tab_id)
@@ -71,31 +87,34 @@ class TabLocator:
         await self.manager.wait_ready(inst)
         return inst
 
-    async def all_tabs(self) -> list[dict[str, Any]]:
-        """Every live instance's tabs (with ``instanceId``); refreshes the routing table.
-        Concurrent callers share one round of requests."""
+    async def all_tabs(self) -> TabListing:
+        """Every live instance's tabs (with ``instanceId``), and the instances that could not list
+        theirs; refreshes the routing table. Concurrent callers share one round of requests."""
         if self._refreshing is None or self._refreshing.done():
             self._refreshing = asyncio.ensure_future(self._fetch_all_tabs())
         return await asyncio.shield(self._refreshing)
 
-    async def _fetch_all_tabs(self) -> list[dict[str, Any]]:
+    async def _fetch_all_tabs(self) -> TabListing:
         instances = self.manager.live()
         results = await asyncio.gather(*(self._tabs_of(i) for i in instances), return_exceptions=True)
         merged: list[dict[str, Any]] = []
+        unlisted: list[dict[str, str]] = []
         for inst, tabs in zip(instances, results):
             if isinstance(tabs, BaseException):
                 log.warning("GET /tabs on instance %s failed: %s", inst.id, tabs)
+                why = str(tabs) or type(tabs).__name__
+                unlisted.append({"instanceId": inst.id, "error": f"its tabs could not be listed: {why}"})
                 continue
             self.routes.replace_instance(inst.id, [t["id"] for t in tabs if isinstance(t, dict) and "id" in t])
             for t in tabs:
                 if isinstance(t, dict):
                     merged.append({**t, "instanceId": inst.id})
-        return merged
+        return TabListing(merged, unlisted)
 
     async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
-        status, data = await self.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst), 10)
+        status, data = await self.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst), TABS_TIMEOUT)
         if status != 200:
-            return []
+            raise UpstreamError(f"GET /tabs answered {status}")
         if not isinstance(data, dict):
             raise UpstreamError(f"GET /tabs answered {status} without a JSON object")
         tabs = data.get("tabs", [])
