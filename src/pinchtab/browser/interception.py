@@ -26,6 +26,10 @@ FULFILL_CONTENT_TYPES = frozenset({
     "text/csv", "text/xml", "image/png", "image/jpeg", "image/gif", "image/webp", "video/mp4", "video/webm",
     "audio/mpeg", "audio/ogg", "audio/wav",
 })
+# A fulfilled response never runs script, whatever its type: an XML body with XHTML script elements
+# ran in the page's origin with evaluate off. Sandboxed without allow-scripts, and never sniffed.
+INERT_HEADERS = ({"name": "Content-Security-Policy", "value": "sandbox; script-src 'none'; object-src 'none'"},
+                 {"name": "X-Content-Type-Options", "value": "nosniff"})
 RESOURCE_TYPES = ("Document", "Stylesheet", "Image", "Media", "Font", "Script", "TextTrack", "XHR", "Fetch",
                   "Prefetch", "EventSource", "WebSocket", "Manifest", "SignedExchange", "Ping", "CSPViolationReport",
                   "Preflight", "Other")
@@ -183,6 +187,6 @@ class Interceptor:
             await self.session.send("Fetch.fulfillRequest", {
                 "requestId": rid, "responseCode": rule.status or 200,
                 "responseHeaders": [{"name": "Content-Type", "value": rule.content_type or "application/json"},
-                                    {"name": "Content-Length", "value": str(len(body))}],
+                                    {"name": "Content-Length", "value": str(len(body))}, *INERT_HEADERS],
                 "body": base64.b64encode(body).decode(),
             })
