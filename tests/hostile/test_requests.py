@@ -94,3 +94,22 @@ def test_a_413_is_readable_by_a_client_that_sends_first(open_bridge: httpx.Clien
     except urllib.error.HTTPError as exc:
         assert exc.code == 413
         assert json.loads(exc.read())["code"] == "body_too_large"
+
+
+def test_a_viewport_and_screenshot_past_what_chromium_paints(open_bridge: httpx.Client, new_tab: str,
+                                                              pages: str) -> None:
+    # Row 5: 10000 x 10000 at scale factor 10, then full-page screenshots: 500 twice, then Chromium
+    # aborted and every tab lost its state.
+    res = open_bridge.post(f"/tabs/{new_tab}/emulation/viewport",
+                           json={"width": 10000, "height": 10000, "deviceScaleFactor": 10})
+    assert res.status_code == 400 and "16384" in res.json()["error"], res.text
+    res = open_bridge.post(f"/tabs/{new_tab}/emulation/viewport", json={"width": 1000, "height": 800,
+                                                                       "deviceScaleFactor": 8})
+    assert res.status_code == 200, res.text
+    assert open_bridge.post(f"/tabs/{new_tab}/navigate", json={"url": f"{pages}/tall.html"}).status_code == 200
+    res = open_bridge.get(f"/tabs/{new_tab}/screenshot", params={"fullPage": "true"})
+    assert res.status_code == 400 and res.json()["code"] == "screenshot_too_large", res.text
+    res = open_bridge.post(f"/tabs/{new_tab}/emulation/viewport", json={"width": 1000, "height": 800})
+    assert res.status_code == 200, res.text
+    assert open_bridge.get(f"/tabs/{new_tab}/screenshot", params={"scale": 0.5}).status_code == 200
+    _tab_works(open_bridge, new_tab, pages)

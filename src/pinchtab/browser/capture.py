@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser import snapshot as snapshots
 from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest, Conflict, NotFound
+from pinchtab.models import MAX_IMAGE_SIDE
 
 if TYPE_CHECKING:
     from pinchtab.browser.tab import Tab
@@ -72,11 +73,22 @@ async def take(tab: "Tab", *, fmt: str = "png", quality: int | None = None, scal
         v = await view(tab)
         clip = {"x": v["scrollX"], "y": v["scrollY"], "width": v["w"], "height": v["h"]}
     if clip is not None:
+        await _check_paintable(tab, clip, scale)
         params["clip"] = {**clip, "scale": scale}
     # Headless Chromium paints only the tab in front: a background tab's capture never answers.
     await tab.send("Page.bringToFront")
     res = await tab.send("Page.captureScreenshot", params)
     return base64.b64decode(res["data"]), space, (clip if space == "clip" else None)
+
+
+async def _check_paintable(tab: "Tab", clip: dict[str, float], scale: float) -> None:
+    """Past MAX_IMAGE_SIDE device pixels a side, captures failed and then Chromium aborted."""
+    factor = scale * (await view(tab))["dpr"]
+    width, height = clip["width"] * factor, clip["height"] * factor
+    if max(width, height) > MAX_IMAGE_SIDE:
+        raise BadRequest(f"the screenshot would be {width:.0f} x {height:.0f} device pixels; the limit is "
+                         f"{MAX_IMAGE_SIDE} a side: use a smaller scale, a selector, or no fullPage",
+                         "screenshot_too_large")
 
 
 async def _box(tab: "Tab", backend_id: int) -> dict[str, float] | None:

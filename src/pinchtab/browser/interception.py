@@ -27,8 +27,8 @@ FULFILL_CONTENT_TYPES = frozenset({
     "audio/mpeg", "audio/ogg", "audio/wav",
 })
 # A fulfilled response never runs script, whatever its type: an XML body with XHTML script elements
-# ran in the page's origin with evaluate off. Sandboxed without allow-scripts, and never sniffed.
-INERT_HEADERS = ({"name": "Content-Security-Policy", "value": "sandbox; script-src 'none'; object-src 'none'"},
+# ran in the page's origin with evaluate off. No script may run in it, and it is never sniffed.
+INERT_HEADERS = ({"name": "Content-Security-Policy", "value": "script-src 'none'; object-src 'none'"},
                  {"name": "X-Content-Type-Options", "value": "nosniff"})
 RESOURCE_TYPES = ("Document", "Stylesheet", "Image", "Media", "Font", "Script", "TextTrack", "XHR", "Fetch",
                   "Prefetch", "EventSource", "WebSocket", "Manifest", "SignedExchange", "Ping", "CSPViolationReport",

@@ -8,8 +8,8 @@ One module per concern; this package re-exports every public name, so ``models.N
 from __future__ import annotations
 
 from pinchtab.models.base import (  # noqa: F401
-    MAX_WAIT_MS, MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_TEXT_CHARS, MAX_KEY_CHARS, MAX_ACTIONS, MAX_COORD,
-    ApiModel, TAB_ID, MAX_OWNER_CHARS, Leased, TabScoped,
+    MAX_WAIT_MS, MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_TEXT_CHARS, MAX_KEY_CHARS, MAX_ACTIONS, MAX_IMAGE_SIDE,
+    MAX_COORD, ApiModel, TAB_ID, MAX_OWNER_CHARS, Leased, Printable, TabScoped,
 )
 from pinchtab.models.gates import (  # noqa: F401
     Gate, EVALUATE, COOKIES, DOWNLOAD, UPLOAD, CLIPBOARD, NETWORK_INTERCEPT, STATE_EXPORT,

@@ -15,6 +15,8 @@ MAX_SELECTOR_CHARS = 4096
 MAX_TEXT_CHARS = 100_000
 MAX_KEY_CHARS = 64
 MAX_ACTIONS = 100
+# The largest image side Chromium paints, in device pixels: beyond it captures failed, then Chromium aborted.
+MAX_IMAGE_SIDE = 16_384
 MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
 
 class ApiModel(BaseModel):

@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from pinchtab.models.base import TabScoped
+from pinchtab.models.base import MAX_IMAGE_SIDE, TabScoped
 
 _W = "Viewport width in CSS pixels."
 _H = "Viewport height in CSS pixels."
+
+
+def check_device_size(width: int | None, height: int | None, scale: float | None) -> None:
+    """A viewport times its device scale factor must stay paintable (10000 x 10000 at 10 aborted Chromium)."""
+    factor = scale or 1.0
+    for side, name in ((width, "width"), (height, "height")):
+        if side is not None and side * factor > MAX_IMAGE_SIDE:
+            raise ValueError(f"{name} x deviceScaleFactor is {side * factor:g} device pixels; "
+                             f"the limit is {MAX_IMAGE_SIDE}")
 
 
 class ViewportRequest(TabScoped):
@@ -17,6 +26,11 @@ class ViewportRequest(TabScoped):
     device_scale_factor: float = Field(1.0, ge=0.1, le=10, description="Device pixel ratio (2 for a retina phone).")
     mobile: bool = Field(False, description="Mobile mode: meta viewport honoured, overlay scrollbars; implies touch.")
     touch: bool | None = Field(None, description="Touch events on (default: same as mobile).")
+
+    @model_validator(mode="after")
+    def _paintable(self) -> "ViewportRequest":
+        check_device_size(self.width, self.height, self.device_scale_factor)
+        return self
 
 
 class GeolocationRequest(TabScoped):
@@ -72,3 +86,8 @@ class EmulateRequest(TabScoped):
     latitude: float | None = Field(None, ge=-90, le=90, description="Geolocation latitude (with longitude).")
     longitude: float | None = Field(None, ge=-180, le=180, description="Geolocation longitude (with latitude).")
     offline: bool | None = Field(None, description="Offline (true) or online (false).")
+
+    @model_validator(mode="after")
+    def _paintable(self) -> "EmulateRequest":
+        check_device_size(self.width, self.height, self.device_scale_factor)
+        return self
