@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from pinchtab.browser.cpu import off_loop
+from pinchtab.browser.core.cpu import off_loop
 from pinchtab.errors import Timeout
 
 

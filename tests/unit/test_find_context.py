@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pinchtab.browser.snapshot import Node, parse_walker_result
+from pinchtab.browser.page.snapshot import Node, parse_walker_result
 from pinchtab.find import ElementIndex, build_descriptors, find
 
 

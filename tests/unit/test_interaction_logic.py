@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pinchtab.browser import fetch_url, uploads
-from pinchtab.browser.ops.interaction import _safe_file
+from pinchtab.browser.content import fetch_url, uploads
+from pinchtab.browser.service.interaction import _safe_file
 from pinchtab.config import load_config
 from pinchtab.errors import BadRequest
 

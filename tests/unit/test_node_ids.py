@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinchtab.browser.node_ids import NodeIds
+from pinchtab.browser.page.node_ids import NodeIds
 
 
 def page(ks: list[int], epoch: str = "a", known: int = 0) -> dict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pinchtab.browser.console_log import ConsoleLog
-from pinchtab.browser.interception import glob_regex, make_rule
-from pinchtab.browser.network_log import NetworkLog, har_entry, redact_headers, status_matches
-from pinchtab.browser.waits import url_glob
+from pinchtab.browser.observe.console_log import ConsoleLog
+from pinchtab.browser.observe.interception import glob_regex, make_rule
+from pinchtab.browser.observe.network_log import NetworkLog, har_entry, redact_headers, status_matches
+from pinchtab.browser.core.waits import url_glob
 from pinchtab.errors import BadRequest
 from pinchtab.server.tab_owners import is_shorthand
 

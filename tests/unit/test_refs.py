@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pinchtab.browser.refs import RefCache, StaleRef
-from pinchtab.browser.snapshot import Node
+from pinchtab.browser.page.refs import RefCache, StaleRef
+from pinchtab.browser.page.snapshot import Node
 from pinchtab.errors import NotFound
 
 

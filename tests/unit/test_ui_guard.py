@@ -1,4 +1,4 @@
-from pinchtab.browser.ui_guard import UiGuard, is_browser_ui
+from pinchtab.browser.core.ui_guard import UiGuard, is_browser_ui
 
 
 def test_browser_pages_are_recognised() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pinchtab.browser.urls import normalize_url
+from pinchtab.browser.core.urls import normalize_url
 from pinchtab.errors import BadRequest
 
 

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.browser import targets
+from pinchtab.browser.page import targets
 from pinchtab.browser.frameinput import DRAW_WAIT_MS, DRAWN_JS, FrameOccluded, lift_point, wait_drawn
 from pinchtab.browser.keys import char_key, key_events, parse_combo
-from pinchtab.browser.refs import StaleRef
+from pinchtab.browser.page.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
 from pinchtab.errors import BadRequest, BrowserError, Conflict, Timeout
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.snapshot import Node
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.page.snapshot import Node
+    from pinchtab.browser.core.tab import Tab
 
 POINTER_KINDS = {"click", "dblclick", "hover"}
 NEEDS_ELEMENT = {"type", "fill", "focus", "select", "check", "uncheck", "scrollintoview"}
@@ -467,7 +467,7 @@ async def perform(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> dict[s
     except StaleRef as exc:
         if not spec.ref:
             raise
-        from pinchtab.browser.ref_recovery import recover_ref
+        from pinchtab.browser.page.ref_recovery import recover_ref
 
         recovery = await recover_ref(tab, spec.ref)
         if recovery is None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pinchtab.browser.snapshot import Node
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.page.snapshot import Node
+    from pinchtab.browser.core.tab import Tab
 
 # `this` is the iframe element; (x, y) a point in its content's viewport.
 FRAME_POINT_JS = r"""function (x, y) {

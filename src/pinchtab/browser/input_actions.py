@@ -22,7 +22,7 @@ from pinchtab.errors import BadRequest, Conflict
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 KINDS = frozenset(EXTENDED_KINDS)
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}

@@ -1,0 +1,27 @@
+"""``GET /snapshot?output=file``: the snapshot written under ``<stateDir>/snapshots``, its path
+answered instead of its content. At most ``browser.snapshotFiles`` are kept (the oldest go)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from pinchtab.browser.page.snapshot import Snapshot
+from pinchtab.config import Config
+
+SUFFIX = {"json": "json", "text": "txt", "compact": "txt", "yaml": "yaml"}
+
+
+def write(config: Config, snap: Snapshot, rendered: dict[str, Any] | str, fmt: str) -> dict[str, Any]:
+    folder = Path(config.server.state_dir).expanduser() / "snapshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"snapshot-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 10**9:09d}.{SUFFIX[fmt]}"
+    text = rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    old = sorted(folder.glob("snapshot-*"), key=lambda p: p.stat().st_mtime)
+    for stale in old[:max(len(old) - config.browser.snapshot_files, 0)]:
+        stale.unlink(missing_ok=True)
+    return {"path": str(path), "format": fmt, "url": snap.url, "title": snap.title, "count": len(snap.nodes),
+            "bytes": len(text.encode("utf-8"))}
