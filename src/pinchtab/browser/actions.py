@@ -23,7 +23,7 @@ from pinchtab.errors import BadRequest, BrowserError, Conflict, Timeout
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.page.snapshot import Node
+    from pinchtab.browser.page.nodes import Node
     from pinchtab.browser.core.tab import Tab
 
 POINTER_KINDS = {"click", "dblclick", "hover"}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pinchtab.browser.page.snapshot import Node
+    from pinchtab.browser.page.nodes import Node
     from pinchtab.browser.core.tab import Tab
 
 # `this` is the iframe element; (x, y) a point in its content's viewport.

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.page import snapshot as snapshots
+from pinchtab.browser.page.nodes import Node
 from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest, Conflict, NotFound
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 VIEW_JS = "() => [innerWidth, innerHeight, scrollX, scrollY, devicePixelRatio]"
 
@@ -34,12 +35,12 @@ ELEMENT_BOX_JS = r"""(selector) => {
 _epochs = itertools.count(1)
 
 
-async def view(tab: "Tab") -> dict[str, float]:
+async def view(tab: "Page") -> dict[str, float]:
     w, h, sx, sy, dpr = await tab.eval_in_world(VIEW_JS)
     return {"w": w, "h": h, "scrollX": sx, "scrollY": sy, "dpr": dpr}
 
 
-async def element_clip(tab: "Tab", selector: str) -> dict[str, float]:
+async def element_clip(tab: "Page", selector: str) -> dict[str, float]:
     box = await tab.eval_in_world(ELEMENT_BOX_JS, selector)
     if box == "bad-selector":
         raise BadRequest(f"invalid CSS selector {selector!r}", "bad_selector")
@@ -50,7 +51,7 @@ async def element_clip(tab: "Tab", selector: str) -> dict[str, float]:
     return box
 
 
-async def take(tab: "Tab", *, fmt: str = "png", quality: int | None = None, scale: float = 1.0,
+async def take(tab: "Page", *, fmt: str = "png", quality: int | None = None, scale: float = 1.0,
                selector: str | None = None, beyond_viewport: bool = False) -> tuple[bytes, str, dict[str, float] | None]:
     """The image, its coordinate space (viewport, document or clip) and the clip when there is one."""
     params: dict[str, Any] = {"format": fmt}
@@ -79,7 +80,7 @@ async def take(tab: "Tab", *, fmt: str = "png", quality: int | None = None, scal
     return base64.b64decode(res["data"]), space, (clip if space == "clip" else None)
 
 
-async def _box(tab: "Tab", backend_id: int) -> dict[str, float] | None:
+async def _box(tab: "Page", backend_id: int) -> dict[str, float] | None:
     try:
         res = await tab.send("DOM.getBoxModel", {"backendNodeId": backend_id})
     except CDPError:
@@ -89,7 +90,7 @@ async def _box(tab: "Tab", backend_id: int) -> dict[str, float] | None:
     return {"x": min(xs), "y": min(ys), "width": max(xs) - min(xs), "height": max(ys) - min(ys)}
 
 
-async def bounds(tab: "Tab", nodes: list[snapshots.Node]) -> list[dict[str, float] | None]:
+async def bounds(tab: "Page", nodes: list[Node]) -> list[dict[str, float] | None]:
     """Boxes in viewport coordinates, asked for all at once."""
     return list(await asyncio.gather(*(_box(tab, n.backend_id) if n.backend_id else _none() for n in nodes)))
 
@@ -107,7 +108,7 @@ def _write(image: bytes, directory: Path, ext: str) -> Path:
     return path
 
 
-async def capture(tab: "Tab", *, captures_dir: Path, selector: str | None = None, interactive: bool = True,
+async def capture(tab: "Page", *, captures_dir: Path, selector: str | None = None, interactive: bool = True,
                   depth: int | None = None, fmt: str = "jpeg", quality: int | None = None, output: str = "file",
                   require_pair: bool = False, scale: float = 1.0, wait: str = "stable", with_bounds: bool = True,
                   beyond_viewport: bool = False) -> dict[str, Any]:
@@ -156,7 +157,7 @@ async def capture(tab: "Tab", *, captures_dir: Path, selector: str | None = None
     }
 
 
-async def _settle(tab: "Tab", quiet: float = 0.25, ceiling: float = 0.75) -> None:
+async def _settle(tab: "Page", quiet: float = 0.25, ceiling: float = 0.75) -> None:
     """Until the network has been quiet for ``quiet`` s, at most ``ceiling`` s."""
     net = tab.observer.network
     deadline = time.monotonic() + ceiling

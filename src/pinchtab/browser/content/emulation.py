@@ -14,17 +14,17 @@ from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 
-async def _send(tab: "Tab", method: str, params: dict[str, Any], what: str) -> None:
+async def _send(tab: "Page", method: str, params: dict[str, Any], what: str) -> None:
     try:
         await tab.send(method, params)
     except CDPError as exc:
         raise BadRequest(f"{what}: {exc.cdp_message}", "emulation_rejected") from exc
 
 
-async def viewport(tab: "Tab", *, width: int, height: int, device_scale_factor: float = 1.0, mobile: bool = False,
+async def viewport(tab: "Page", *, width: int, height: int, device_scale_factor: float = 1.0, mobile: bool = False,
                    touch: bool | None = None) -> dict[str, Any]:
     await _send(tab, "Emulation.setDeviceMetricsOverride",
                 {"width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": mobile},
@@ -36,12 +36,12 @@ async def viewport(tab: "Tab", *, width: int, height: int, device_scale_factor: 
             "touch": touch}
 
 
-async def reset_viewport(tab: "Tab") -> None:
+async def reset_viewport(tab: "Page") -> None:
     await _send(tab, "Emulation.clearDeviceMetricsOverride", {}, "viewport")
     await _send(tab, "Emulation.setTouchEmulationEnabled", {"enabled": False}, "touch")
 
 
-async def geolocation(tab: "Tab", *, latitude: float, longitude: float, accuracy: float = 1.0) -> dict[str, Any]:
+async def geolocation(tab: "Page", *, latitude: float, longitude: float, accuracy: float = 1.0) -> dict[str, Any]:
     await _send(tab, "Emulation.setGeolocationOverride",
                 {"latitude": latitude, "longitude": longitude, "accuracy": accuracy}, "geolocation")
     # Without the permission the page's getCurrentPosition is refused before the override is read.
@@ -61,7 +61,7 @@ def _origin(url: str) -> str | None:
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
-async def network_conditions(tab: "Tab", *, offline: bool, latency: float = 0, download: float = -1,
+async def network_conditions(tab: "Page", *, offline: bool, latency: float = 0, download: float = -1,
                              upload: float = -1) -> dict[str, Any]:
     await _send(tab, "Network.emulateNetworkConditions",
                 {"offline": offline, "latency": latency, "downloadThroughput": download, "uploadThroughput": upload},
@@ -69,7 +69,7 @@ async def network_conditions(tab: "Tab", *, offline: bool, latency: float = 0, d
     return {"offline": offline, "latency": latency, "downloadThroughput": download, "uploadThroughput": upload}
 
 
-async def extra_headers(tab: "Tab", headers: dict[str, str]) -> None:
+async def extra_headers(tab: "Page", headers: dict[str, str]) -> None:
     for name, value in headers.items():
         if any(c in name + value for c in "\r\n\0") or not name.strip():
             raise BadRequest(f"invalid header {name!r}: names must be non-empty and neither may hold CR, LF or NUL",
@@ -77,7 +77,7 @@ async def extra_headers(tab: "Tab", headers: dict[str, str]) -> None:
     await _send(tab, "Network.setExtraHTTPHeaders", {"headers": headers}, "headers")
 
 
-async def media(tab: "Tab", features: dict[str, str], media_type: str | None = None) -> None:
+async def media(tab: "Page", features: dict[str, str], media_type: str | None = None) -> None:
     """``features`` is the tab's whole set (an empty value resets that feature)."""
     params: dict[str, Any] = {"features": [{"name": k, "value": v} for k, v in features.items()]}
     if media_type is not None:
@@ -85,7 +85,7 @@ async def media(tab: "Tab", features: dict[str, str], media_type: str | None = N
     await _send(tab, "Emulation.setEmulatedMedia", params, "media")
 
 
-async def user_agent(tab: "Tab", user_agent: str, accept_language: str | None = None,
+async def user_agent(tab: "Page", user_agent: str, accept_language: str | None = None,
                      platform: str | None = None) -> None:
     params: dict[str, Any] = {"userAgent": user_agent}
     if accept_language:
@@ -95,11 +95,11 @@ async def user_agent(tab: "Tab", user_agent: str, accept_language: str | None = 
     await _send(tab, "Emulation.setUserAgentOverride", params, "user agent")
 
 
-async def locale(tab: "Tab", value: str) -> None:
+async def locale(tab: "Page", value: str) -> None:
     await _send(tab, "Emulation.setLocaleOverride", {"locale": value} if value else {}, "locale")
 
 
-async def timezone(tab: "Tab", timezone_id: str) -> None:
+async def timezone(tab: "Page", timezone_id: str) -> None:
     # Chromium takes any name and falls back to UTC silently: refuse what is not an IANA zone.
     try:
         zoneinfo.ZoneInfo(timezone_id)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.errors import PageScriptError
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 # Waits for the load event (at most 2 s more) and a first paint, then reads the navigation entry,
 # paint entries and buffered LCP / layout-shift observers. All values in ms from navigation start.
@@ -50,7 +50,7 @@ TIMING_JS = r"""async () => {
 }"""
 
 
-async def timing(tab: "Tab") -> dict[str, Any]:
+async def timing(tab: "Page") -> dict[str, Any]:
     values = await tab.eval_in_world(TIMING_JS, timeout=10)
     for key in ("ttfbMs", "fcpMs", "lcpMs", "domContentLoadedMs", "loadMs"):
         values[key] = round(float(values.get(key) or 0), 1)
@@ -63,7 +63,7 @@ _COUNTERS = {"Documents": "documents", "Frames": "frames", "JSEventListeners": "
              "ScriptDuration": "scriptDurationS", "LayoutDuration": "layoutDurationS"}
 
 
-async def performance_metrics(tab: "Tab") -> dict[str, Any]:
+async def performance_metrics(tab: "Page") -> dict[str, Any]:
     await tab.send("Performance.enable", {"timeDomain": "timeTicks"})
     try:
         res = await tab.send("Performance.getMetrics")
@@ -81,25 +81,25 @@ async def performance_metrics(tab: "Tab") -> dict[str, Any]:
     return out
 
 
-async def ready_state(tab: "Tab") -> str | None:
+async def ready_state(tab: "Page") -> str | None:
     try:
         return await tab.eval_in_world("() => document.readyState", timeout=2)
     except (PageScriptError, Exception):  # a busy or navigating page: unknown, not an error
         return None
 
 
-def network_idle(tab: "Tab", quiet_s: float = 0.5) -> bool:
+def network_idle(tab: "Page", quiet_s: float = 0.5) -> bool:
     net = tab.observer.network
     return not net.inflight and time.monotonic() - net.last_activity >= quiet_s
 
 
-def _open_dialog(tab: "Tab") -> dict[str, Any] | None:
+def _open_dialog(tab: "Page") -> dict[str, Any] | None:
     """The dialog waiting for an answer, when the tab keeps dialogs open (``tab.dialogs``)."""
     tracker = getattr(tab, "dialogs", None)
     return getattr(tracker, "pending", None) if tracker is not None else None
 
 
-async def tab_state(tab: "Tab") -> dict[str, Any]:
+async def tab_state(tab: "Page") -> dict[str, Any]:
     out: dict[str, Any] = {"tabId": tab.id, "url": tab.url, "title": tab.title}
     dialog = _open_dialog(tab)
     out["dialogPresent"] = dialog is not None

@@ -14,7 +14,7 @@ from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest, NotFound, PageScriptError, Timeout
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 POLL_INTERVAL = 0.1
 EVALUATE_TIMEOUT_MS = 10000
@@ -60,7 +60,7 @@ PRESENT_JS = r"""(selector, text) => {
 }"""
 
 
-async def readable_text(tab: "Tab", *, raw: bool = False, max_chars: int | None = None) -> dict[str, Any]:
+async def readable_text(tab: "Page", *, raw: bool = False, max_chars: int | None = None) -> dict[str, Any]:
     text = await tab.eval_in_world(READABLE_JS, raw)
     url, title = await tab.location()
     out: dict[str, Any] = {"url": url, "title": title, "text": text or ""}
@@ -71,7 +71,7 @@ async def readable_text(tab: "Tab", *, raw: bool = False, max_chars: int | None 
 
 
 async def pdf(
-    tab: "Tab", *, landscape: bool = False, scale: float = 1.0, page_ranges: str | None = None, print_background: bool = True
+    tab: "Page", *, landscape: bool = False, scale: float = 1.0, page_ranges: str | None = None, print_background: bool = True
 ) -> bytes:
     params: dict[str, Any] = {"landscape": landscape, "scale": scale, "printBackground": print_background}
     if page_ranges:
@@ -89,7 +89,7 @@ async def pdf(
 _DESCRIBED = {"node", "date", "regexp", "error", "map", "set", "weakmap", "weakset", "promise", "proxy"}
 
 
-async def evaluate(tab: "Tab", expression: str) -> Any:
+async def evaluate(tab: "Page", expression: str) -> Any:
     """Evaluate in the page's own world (the agent asked for the page's globals)."""
     # By reference first, then by value: asking for the value at once fails the whole call
     # (after the expression ran) for window, a cyclic object or a symbol.
@@ -118,7 +118,7 @@ async def evaluate(tab: "Tab", expression: str) -> Any:
             asyncio.ensure_future(_release(tab, object_id))
 
 
-async def _json_value(tab: "Tab", obj: dict[str, Any]) -> Any:
+async def _json_value(tab: "Page", obj: dict[str, Any]) -> Any:
     if "value" in obj:
         return obj["value"]
     if "unserializableValue" in obj:  # NaN, Infinity, -0, 1n
@@ -139,12 +139,12 @@ async def _json_value(tab: "Tab", obj: dict[str, Any]) -> Any:
     return obj.get("description")
 
 
-async def _release(tab: "Tab", object_id: str) -> None:
+async def _release(tab: "Page", object_id: str) -> None:
     with contextlib.suppress(Exception):
         await tab.send("Runtime.releaseObject", {"objectId": object_id})
 
 
-async def get_cookies(tab: "Tab", url: str | None) -> list[dict[str, Any]]:
+async def get_cookies(tab: "Page", url: str | None) -> list[dict[str, Any]]:
     if not url:
         url, _ = await tab.location()
     res = await tab.send("Network.getCookies", {"urls": [url]})
@@ -152,7 +152,7 @@ async def get_cookies(tab: "Tab", url: str | None) -> list[dict[str, Any]]:
     return [{k: c.get(k) for k in keys if k in c} for c in res.get("cookies", [])]
 
 
-async def set_cookies(tab: "Tab", url: str | None, cookies: list[dict[str, Any]]) -> int:
+async def set_cookies(tab: "Page", url: str | None, cookies: list[dict[str, Any]]) -> int:
     if not url:
         url, _ = await tab.location()
     prepared = []
@@ -170,7 +170,7 @@ async def set_cookies(tab: "Tab", url: str | None, cookies: list[dict[str, Any]]
     return len(prepared)
 
 
-async def wait_until(tab: "Tab", *, selector: str | None, text: str | None, deadline: float) -> bool:
+async def wait_until(tab: "Page", *, selector: str | None, text: str | None, deadline: float) -> bool:
     """Poll until the selector and/or text are present (in the tab's frame scope); False at the
     deadline. A selector other than plain CSS (xpath:, text:, label:...: selectors.py) is looked
     up as actions do."""
@@ -192,7 +192,7 @@ async def wait_until(tab: "Tab", *, selector: str | None, text: str | None, dead
         await asyncio.sleep(min(POLL_INTERVAL, remaining))
 
 
-async def _present(tab: "Tab", selector: str) -> bool:
+async def _present(tab: "Page", selector: str) -> bool:
     try:
         await targets.resolve(tab, selector)
     except NotFound:
@@ -200,7 +200,7 @@ async def _present(tab: "Tab", selector: str) -> bool:
     return True
 
 
-async def wait(tab: "Tab", *, selector: str | None, text: str | None, timeout_ms: int) -> dict[str, Any]:
+async def wait(tab: "Page", *, selector: str | None, text: str | None, timeout_ms: int) -> dict[str, Any]:
     if not selector and not text:
         raise BadRequest("wait needs a selector or a text", "missing_condition")
     start = time.monotonic()

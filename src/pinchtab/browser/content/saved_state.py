@@ -18,7 +18,7 @@ from pinchtab.cdp import CDPError
 from pinchtab.errors import BadRequest, NotFound
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 VERSION = 1
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -39,7 +39,7 @@ def path_for(state_dir: str, name: str) -> Path:
 # -- taking and restoring -----------------------------------------------------------------------------
 
 
-async def _all_cookies(tab: "Tab") -> list[dict[str, Any]]:
+async def _all_cookies(tab: "Page") -> list[dict[str, Any]]:
     try:
         res = await tab.send("Storage.getCookies")
     except CDPError:
@@ -53,7 +53,7 @@ async def _all_cookies(tab: "Tab") -> list[dict[str, Any]]:
     return out
 
 
-async def current(tab: "Tab") -> dict[str, Any]:
+async def current(tab: "Page") -> dict[str, Any]:
     """What a save would write: cookies, the current origin's storage, and the tab."""
     url, title = await tab.location()
     stored = await storage.read(tab, None, None)
@@ -66,7 +66,7 @@ async def current(tab: "Tab") -> dict[str, Any]:
             "storage": areas}
 
 
-async def restore(tab: "Tab", state: dict[str, Any]) -> dict[str, Any]:
+async def restore(tab: "Page", state: dict[str, Any]) -> dict[str, Any]:
     cookies = [{k: v for k, v in c.items() if k in COOKIE_KEYS} for c in state.get("cookies", [])]
     if cookies:
         try:
@@ -94,7 +94,7 @@ def _origin_of(url: str) -> str:
     return "/".join(url.split("/", 3)[:3]) if url.startswith(("http://", "https://")) else ""
 
 
-async def _write_areas(tab: "Tab", areas: dict[str, Any]) -> None:
+async def _write_areas(tab: "Page", areas: dict[str, Any]) -> None:
     for type in ("local", "session"):
         for k, v in (areas.get(type) or {}).items():
             await storage.write(tab, type, k, v)

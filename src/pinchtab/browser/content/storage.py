@@ -10,7 +10,7 @@ from pinchtab.browser.observe.interception import RouteRule
 from pinchtab.errors import BadRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 # Storage is per origin and shared by every world of a page, pinchtab's isolated one included.
 READ_JS = r"""(type, key) => {
@@ -36,21 +36,21 @@ WRITE_JS = r"""(type, key, value) => {
 }"""
 
 
-async def read(tab: "Tab", type: str | None, key: str | None) -> dict[str, Any]:
+async def read(tab: "Page", type: str | None, key: str | None) -> dict[str, Any]:
     out = await tab.eval_in_world(READ_JS, type or None, key)
     if not out.get("error"):
         out.pop("error", None)
     return out
 
 
-async def write(tab: "Tab", type: str, key: str | None, value: str | None) -> str:
+async def write(tab: "Page", type: str, key: str | None, value: str | None) -> str:
     try:
         return await tab.eval_in_world(WRITE_JS, type, key, value)
     except Exception as exc:  # SecurityError on opaque origins (about:blank, data:), QuotaExceededError
         raise BadRequest(f"cannot write {type}Storage here: {exc}", "storage_unavailable") from exc
 
 
-async def in_origin(tab: "Tab", origin: str, work: Callable[[], Awaitable[Any]]) -> None:
+async def in_origin(tab: "Page", origin: str, work: Callable[[], Awaitable[Any]]) -> None:
     """Run ``work`` with the tab on an empty page of ``origin``: the page is answered by the tab
     itself (a network route), so no request reaches the site. The caller navigates on after."""
     if not origin.startswith(("http://", "https://")):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
     from pinchtab.config import Config
 
 STAGED_PREFIX = "pinchtab-upload-"
@@ -172,7 +172,7 @@ def _clean_stale(base: Path) -> None:
                 pass
 
 
-async def find_input(tab: "Tab", selector: str) -> tuple[int, str]:
+async def find_input(tab: "Page", selector: str) -> tuple[int, str]:
     """The backend node id of the first match of ``selector``, through open shadow roots."""
     try:
         res = await tab.call_in_world(DEEP_QUERY_JS, selector, serialization={"serialization": "deep", "maxDepth": 0})
@@ -184,7 +184,7 @@ async def find_input(tab: "Tab", selector: str) -> tuple[int, str]:
     return value["value"]["backendNodeId"], repr(selector)
 
 
-async def set_files(tab: "Tab", backend_id: int, label: str, paths: list[str]) -> dict[str, Any]:
+async def set_files(tab: "Page", backend_id: int, label: str, paths: list[str]) -> dict[str, Any]:
     res = await tab.call_on_node(backend_id, FILE_INPUT_JS, len(paths)) or {}
     if res.get("stale"):
         raise NotFound(f"{label} is no longer in the page - take a new /snapshot", "stale_ref")

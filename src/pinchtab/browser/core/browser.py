@@ -101,7 +101,7 @@ class Browser:
         self.root.on("Target.detachedFromTarget", self._on_detached)
         conn.on_close(self._on_connection_closed)
         await self.root.send("Target.setDiscoverTargets", {"discover": True})
-        await self.page_downloads.setup(self)
+        await self.page_downloads.setup(self.root, self.config)
         infos = await self.root.send("Target.getTargets")
         for info in infos.get("targetInfos", []):
             self._on_target_created({"targetInfo": info})

@@ -15,12 +15,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pinchtab.errors import BadRequest, Conflict
-
-if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
 
 log = logging.getLogger("pinchtab.dialogs")
 
@@ -52,8 +49,17 @@ def blocking_error(dialog: dict[str, Any]) -> DialogBlocking:
     return exc
 
 
+class DialogOwner(Protocol):
+    """What a ``DialogTracker`` uses of its tab (``core.tab.Tab``)."""
+
+    id: str
+
+    async def send(self, method: str, params: dict[str, Any] | None = None, *,
+                   timeout: float | None = None) -> dict[str, Any]: ...
+
+
 class DialogTracker:
-    def __init__(self, tab: "Tab", policy: str = "manual") -> None:
+    def __init__(self, tab: DialogOwner, policy: str = "manual") -> None:
         self.tab = tab
         self.policy = policy
         self.pending: dict[str, Any] | None = None
@@ -94,7 +100,7 @@ class DialogTracker:
         if text is not None:
             params["promptText"] = text
         try:
-            await self.tab.session.send("Page.handleJavaScriptDialog", params)
+            await self.tab.send("Page.handleJavaScriptDialog", params)
         except Exception as exc:  # the tab went away, or the dialog closed first
             log.debug("answering a %s dialog failed: %s", info.get("type"), exc)
 

@@ -10,34 +10,27 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import OrderedDict
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pinchtab.browser.content.downloads_policy import download_dir
-
-if TYPE_CHECKING:
-    from pinchtab.browser.core.browser import Browser
+from pinchtab.cdp import Session
+from pinchtab.config import Config
 
 log = logging.getLogger("pinchtab.downloads")
 MAX_ENTRIES = 200
-
-
-def downloads_dir(browser: "Browser") -> Path:
-    return download_dir(browser.config)
 
 
 class PageDownloads:
     def __init__(self) -> None:
         self.entries: "OrderedDict[str, dict[str, Any]]" = OrderedDict()
 
-    async def setup(self, browser: "Browser") -> None:
-        assert browser.root is not None
-        root = browser.root
-        if not browser.config.security.allow_download:
+    async def setup(self, root: Session, config: Config) -> None:
+        """Called on the browser's root session once it is connected."""
+        if not config.security.allow_download:
             with contextlib.suppress(Exception):
                 await root.send("Browser.setDownloadBehavior", {"behavior": "deny"})
             return
-        folder = downloads_dir(browser)
+        folder = download_dir(config)
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         root.on("Browser.downloadWillBegin", self._begin)

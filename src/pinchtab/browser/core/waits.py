@@ -18,7 +18,7 @@ from pinchtab.errors import BadRequest, Forbidden, PageScriptError
 from pinchtab.models import MAX_WAIT_MS, WaitRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 # PinchTab's names and its one legacy alias; its pre-rename "load" and "domcontentloaded" answer
 # 400, as there, so that a client learns the names that mean the same on both.
@@ -70,7 +70,7 @@ async def _poll(check: Callable[[], Awaitable[bool]], deadline: float) -> bool:
         await asyncio.sleep(min(POLL_INTERVAL, remaining))
 
 
-async def _truthy_in_page(tab: "Tab", expression: str) -> bool:
+async def _truthy_in_page(tab: "Page", expression: str) -> bool:
     res = await tab.send("Runtime.evaluate", {
         "expression": f"!!(function(){{try{{return ({expression})}}catch(e){{return false}}}})()",
         "returnByValue": True, "timeout": 2000,
@@ -81,7 +81,7 @@ async def _truthy_in_page(tab: "Tab", expression: str) -> bool:
     return res.get("result", {}).get("value") is True
 
 
-def _condition(tab: "Tab", *, selector: str | None, state: str | None, text: str | None, not_text: str | None,
+def _condition(tab: "Page", *, selector: str | None, state: str | None, text: str | None, not_text: str | None,
                url: str | None, load: str | None, fn: str | None, idle_for_ms: int) -> tuple[str, str, Callable[[], Awaitable[bool]]]:
     """(mode, match label, check) for the one condition asked for."""
     if selector and state in ("visible", "hidden"):
@@ -119,7 +119,7 @@ def _condition(tab: "Tab", *, selector: str | None, state: str | None, text: str
     raise AssertionError("no condition")
 
 
-async def _eval_true(tab: "Tab", function: str, *args: Any) -> bool:
+async def _eval_true(tab: "Page", function: str, *args: Any) -> bool:
     return await tab.eval_in_world(function, *args) is True
 
 
@@ -136,7 +136,7 @@ async def before_tab(req: WaitRequest, *, allow_evaluate: bool) -> dict[str, Any
     return None
 
 
-async def wait(tab: "Tab", *, selector: str | None = None, state: str | None = None, text: str | None = None,
+async def wait(tab: "Page", *, selector: str | None = None, state: str | None = None, text: str | None = None,
                not_text: str | None = None, url: str | None = None, load: str | None = None, fn: str | None = None,
                idle_for_ms: int = 500, timeout_ms: int) -> dict[str, Any]:
     start = time.monotonic()

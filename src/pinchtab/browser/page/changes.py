@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pinchtab.browser.page.snapshot import Snapshot
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.nodes import Snapshot
+    from pinchtab.browser.page.protocol import Page
 
 # Records not yet delivered to the observer's callback count too.
 COUNT_JS = r"""() => {
@@ -25,13 +25,13 @@ COUNT_JS = r"""() => {
 }"""
 
 
-def signal_of(tab: "Tab", world: int | None, mutations: Any,
+def signal_of(tab: "Page", world: int | None, mutations: Any,
               foreign: Sequence[tuple[str, str, Any]] = ()) -> tuple[Any, ...]:
     """``foreign``: (scope, frame id, counter) of the frames walked in their own world."""
     return (tab.document, world, mutations, tab.frame_events, tuple(foreign))
 
 
-async def current_signal(tab: "Tab", foreign: tuple[tuple[str, str, Any], ...] = ()) -> tuple[Any, ...]:
+async def current_signal(tab: "Page", foreign: tuple[tuple[str, str, Any], ...] = ()) -> tuple[Any, ...]:
     async def frame_count(scope: str, frame_id: str) -> Any:
         try:
             return (await tab.frames.call(scope, frame_id, COUNT_JS)).get("value")
@@ -43,7 +43,7 @@ async def current_signal(tab: "Tab", foreign: tuple[tuple[str, str, Any], ...] =
     return signal_of(tab, tab.world_id, count, [(s, f, c) for (s, f, _), c in zip(foreign, counts)])
 
 
-async def changed_since(tab: "Tab", snap: "Snapshot") -> bool:
+async def changed_since(tab: "Page", snap: "Snapshot") -> bool:
     """True when the page may differ from ``snap`` (a new document, a mutation, a frame event)."""
     if snap.signal is None or snap.document != tab.document or snap.signal[3] != tab.frame_events:
         return True

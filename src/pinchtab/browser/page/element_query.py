@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.errors import BadRequest, NotFound
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 _REF = re.compile(r"(?:ref:)?(e\d+)")
 
@@ -77,7 +77,7 @@ def parse(raw: str) -> tuple[str, str, str | None, int]:
     return "css", s, which, index
 
 
-async def ask(tab: "Tab", target: str, op: str, arg: str | None = None) -> Any:
+async def ask(tab: "Page", target: str, op: str, arg: str | None = None) -> Any:
     """``op`` of the element ``target`` names; for ``count``, how many it names."""
     ref = _REF.fullmatch(target.strip())
     if ref:

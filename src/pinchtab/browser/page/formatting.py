@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pinchtab.browser.page.snapshot import Node, Snapshot
+from pinchtab.browser.page.nodes import Node, Snapshot
 
 CHARS_PER_TOKEN = 4
 FORMATS = ("json", "text", "compact", "yaml")

@@ -16,22 +16,30 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pinchtab.browser.page.refs import StaleRef
 from pinchtab.browser.core.script_errors import raise_script_error
-from pinchtab.browser.page.snapshot import Node
+from pinchtab.browser.page.nodes import Node
 from pinchtab.cdp import CDPError, Session
 from pinchtab.errors import NotFound
-
-if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
 
 log = logging.getLogger("pinchtab.frames")
 
 WORLD_NAME = "pinchtab"
 _AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True,
                 "filter": [{"type": "iframe", "exclude": False}]}
+
+
+class FrameOwner(Protocol):
+    """What a ``FrameHub`` uses of its tab (``core.tab.Tab``)."""
+
+    session: Session
+    document: int
+    frame_events: int
+
+    async def call_in_world(self, function: str, *args: Any,
+                            serialization: dict[str, Any] | None = None) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -69,8 +77,9 @@ class FrameTarget:
 
 
 class FrameHub:
-    def __init__(self, tab: "Tab") -> None:
+    def __init__(self, tab: FrameOwner) -> None:
         self.tab = tab
+        self._offs: list[Callable[[], None]] = []  # listeners on the tab's own session
         self.targets: dict[str, FrameTarget] = {}   # session id -> out-of-process frame
         self._worlds: dict[tuple[str, str], int] = {}  # (scope, frame id) -> isolated world context
         self._current: FrameScope | None = None
@@ -92,7 +101,7 @@ class FrameHub:
             session.on("Target.detachedFromTarget", self._on_detached),
         ]
         if not scope:
-            self.tab._offs.extend(offs)
+            self._offs.extend(offs)
         return offs
 
     def _on_attached(self, parent_scope: str, params: dict[str, Any]) -> None:
@@ -140,7 +149,10 @@ class FrameHub:
         self.tab.session.connection.drop_session(sid)
 
     def close(self) -> None:
-        """The tab is gone: forget its frame sessions."""
+        """The tab is gone: stop listening and forget its frame sessions."""
+        for off in self._offs:
+            off()
+        self._offs.clear()
         for target in self.targets.values():
             self._drop(target)
         self.targets.clear()

@@ -18,14 +18,14 @@ from pinchtab.cdp import CDPError
 from pinchtab.errors import PinchtabError
 
 if TYPE_CHECKING:
-    from pinchtab.browser.page.snapshot import Node
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.nodes import Node
+    from pinchtab.browser.page.protocol import Page
 
 MAX_NESTING = 8  # frames within frames walked this deep; deeper ones show their owner only
 
 
 # (tab, scope, frame id, walker arguments) -> the walker's CDP result in that frame (snapshot.py)
-FrameWalker = Callable[["Tab", str, str, dict[str, Any]], Awaitable[dict[str, Any]]]
+FrameWalker = Callable[["Page", str, str, dict[str, Any]], Awaitable[dict[str, Any]]]
 # the walker's CDP result -> (page info, nodes)
 WalkParser = Callable[[dict[str, Any]], tuple[dict[str, Any], list["Node"]]]
 
@@ -46,7 +46,7 @@ class FrameWalk:
         return {"interactive": self.interactive, "selector": None, "depth": depth}
 
 
-def prefetch(tab: "Tab", walk: FrameWalk) -> None:
+def prefetch(tab: "Page", walk: FrameWalk) -> None:
     """Start walking the tab's out-of-process frames now: they run in other renderer processes,
     so their walks overlap the page's own instead of following it."""
     if walk.depth is not None:
@@ -62,7 +62,7 @@ async def drain(walk: FrameWalk) -> None:
         walk.early.clear()
 
 
-async def expand(tab: "Tab", nodes: list["Node"], walk: FrameWalk, *, scope: str = "", frame_id: str | None = None,
+async def expand(tab: "Page", nodes: list["Node"], walk: FrameWalk, *, scope: str = "", frame_id: str | None = None,
                  owner: "Node | None" = None, level: int = 0) -> list["Node"]:
     """``nodes`` of one walk (in ``scope``/``frame_id``), with their frames' content spliced in."""
     if scope or frame_id or owner is not None:
@@ -96,7 +96,7 @@ async def expand(tab: "Tab", nodes: list["Node"], walk: FrameWalk, *, scope: str
     return out
 
 
-async def _walk_frame(tab: "Tab", owner: "Node", scope: str, frame_id: str, walk: FrameWalk, level: int) -> list["Node"]:
+async def _walk_frame(tab: "Page", owner: "Node", scope: str, frame_id: str, walk: FrameWalk, level: int) -> list["Node"]:
     depth = None if walk.depth is None else walk.depth - owner.depth - 1
     if depth is not None and depth < 0:
         return []

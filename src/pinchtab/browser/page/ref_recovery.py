@@ -12,10 +12,10 @@ from pinchtab.browser.page import snapshot
 from pinchtab.browser.core.cpu import off_loop
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 
-async def recover_ref(tab: "Tab", ref: str) -> dict[str, Any] | None:
+async def recover_ref(tab: "Page", ref: str) -> dict[str, Any] | None:
     """None when there is no intent for ``ref``; else the ``recovery`` object of the response."""
     intent = tab.intents.lookup(tab.id, ref)
     if intent is None:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pinchtab.browser.page.snapshot import Node, Snapshot
+from pinchtab.browser.page.nodes import Node, Snapshot
 from pinchtab.errors import NotFound
 
 if TYPE_CHECKING:

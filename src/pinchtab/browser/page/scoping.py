@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser.page import targets
 from pinchtab.browser.page.frames import FrameScope
 from pinchtab.browser.page.selectors import parse_selector
-from pinchtab.browser.page.snapshot import Node
+from pinchtab.browser.page.nodes import Node
 from pinchtab.errors import BadRequest, PinchtabError
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 
-def describe(tab: "Tab") -> dict[str, Any]:
+def describe(tab: "Page") -> dict[str, Any]:
     """The answer of GET and POST /frame."""
     cur = tab.frames.current
     if cur is None:
@@ -26,7 +26,7 @@ def describe(tab: "Tab") -> dict[str, Any]:
     return {"tabId": tab.id, "scoped": True, "target": cur.frame_id, "current": scope, "frame": scope}
 
 
-async def set_scope(tab: "Tab", target: str) -> dict[str, Any]:
+async def set_scope(tab: "Page", target: str) -> dict[str, Any]:
     target = target.strip()
     if not target:
         raise BadRequest("missing required field 'target' (an iframe selector or ref, a frame id, name or URL, or main)",
@@ -44,7 +44,7 @@ async def set_scope(tab: "Tab", target: str) -> dict[str, Any]:
     return describe(tab)
 
 
-async def _owner_of(tab: "Tab", target: str) -> tuple[Node, str]:
+async def _owner_of(tab: "Page", target: str) -> tuple[Node, str]:
     """The iframe element ``target`` names and the frame it holds."""
     sel = parse_selector(target)
     if sel.kind == "ref":
@@ -67,7 +67,7 @@ async def _owner_of(tab: "Tab", target: str) -> tuple[Node, str]:
     raise BadRequest(f"frame target {target!r} did not resolve to an iframe or frame", "frame_not_found")
 
 
-async def _owner_by_frame(tab: "Tab", target: str) -> tuple[Node, str] | None:
+async def _owner_by_frame(tab: "Page", target: str) -> tuple[Node, str] | None:
     """A frame whose id, name or URL is ``target`` (or whose URL contains it): its owner in the
     tab's whole-page snapshot (taken when it has none or the page changed)."""
     from pinchtab.browser.page.tab_find import current_snapshot

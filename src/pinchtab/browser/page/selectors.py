@@ -24,7 +24,7 @@ from pinchtab.errors import BadRequest, NotFound, PageScriptError
 from pinchtab.find.locators import Locator, parse_locator
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 _REF = re.compile(r"e\d+")
 
@@ -102,7 +102,7 @@ RESOLVE_JS = r"""(kind, value, index, fromEnd) => {
 _DEEP = {"serialization": "deep", "maxDepth": 0}
 
 
-async def pick(tab: "Tab", sel: Selector, raw: str) -> int:
+async def pick(tab: "Page", sel: Selector, raw: str) -> int:
     """The backend node id of the element a CSS, XPath or text selector picks in the tab's frame
     scope; the element is also kept in that world for the snapshot walker (``picked``)."""
     try:

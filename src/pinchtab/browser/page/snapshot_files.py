@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pinchtab.browser.page.snapshot import Snapshot
+from pinchtab.browser.page.nodes import Snapshot
 from pinchtab.config import Config
 
 SUFFIX = {"json": "json", "text": "txt", "compact": "txt", "yaml": "yaml"}

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.page import changes, snapshot
+from pinchtab.browser.page.nodes import Snapshot
 from pinchtab.find.locators import match, parse_locator
 from pinchtab.browser.core.cpu import off_loop
 
 if TYPE_CHECKING:
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.protocol import Page
 
 
-async def current_snapshot(tab: "Tab") -> snapshot.Snapshot:
+async def current_snapshot(tab: "Page") -> Snapshot:
     """The last whole-page snapshot while the page is unchanged since, else a fresh one (elements
     that did not change keep their refs)."""
     snap = tab.refs.full
@@ -22,7 +23,7 @@ async def current_snapshot(tab: "Tab") -> snapshot.Snapshot:
     return snap
 
 
-async def find_in_tab(tab: "Tab", query: str, **options: Any) -> dict[str, Any]:
+async def find_in_tab(tab: "Page", query: str, **options: Any) -> dict[str, Any]:
     snap = await current_snapshot(tab)
     locator = parse_locator(query)
     if locator is not None:  # role:button Save, label:Email, first:role:link ... match exactly

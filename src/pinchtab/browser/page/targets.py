@@ -10,11 +10,11 @@ from pinchtab.browser.page.tab_find import find_in_tab
 from pinchtab.errors import NotFound
 
 if TYPE_CHECKING:
-    from pinchtab.browser.page.snapshot import Node
-    from pinchtab.browser.core.tab import Tab
+    from pinchtab.browser.page.nodes import Node
+    from pinchtab.browser.page.protocol import Page
 
 
-async def resolve(tab: "Tab", raw: str) -> "Node":
+async def resolve(tab: "Page", raw: str) -> "Node":
     """The element ``raw`` selects; 404 ``selector_not_found`` or 400 ``bad_selector`` else."""
     sel = parse_selector(raw)
     if sel.kind == "ref":

@@ -15,7 +15,7 @@ from pinchtab.models import interaction as r
 from pinchtab.browser.content import clipboard, fetch_url, uploads
 from pinchtab.browser import input_actions  # noqa: F401  (installs the low-level action kinds)
 from pinchtab.browser.actions import resolve_target
-from pinchtab.browser.core.page_downloads import downloads_dir
+from pinchtab.browser.content.downloads_policy import download_dir
 from pinchtab.errors import BadRequest, Conflict, NotFound, PinchtabError
 from pinchtab.models import ActionRequest, TabScoped
 
@@ -75,7 +75,7 @@ class InteractionOps:
             got = await fetch_url.fetch(req.url, self.config.security, cookies_for=cookies_for,
                                         user_agent=version.get("userAgent", ""))
         if req.output == "file":
-            path = _write(_safe_file(downloads_dir(self.browser), req.path or ""), got.body)
+            path = _write(_safe_file(download_dir(self.browser.config), req.path or ""), got.body)
             return {"status": "saved", "path": str(path), "size": len(got.body), "contentType": got.content_type}
         if req.raw:
             return Blob(got.body, got.content_type)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pinchtab.browser.page.refs import RefCache, StaleRef
-from pinchtab.browser.page.snapshot import Node
+from pinchtab.browser.page.nodes import Node
 from pinchtab.errors import NotFound
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from pinchtab.browser.page.formatting import CHARS_PER_TOKEN, FORMATS, diff_snapshots, render, render_diff
-from pinchtab.browser.page.snapshot import Node, Snapshot
+from pinchtab.browser.page.nodes import Node, Snapshot
 
 
 def wire_size(out: dict | str) -> int:
