@@ -36,11 +36,6 @@ async def viewport(tab: "Page", *, width: int, height: int, device_scale_factor:
             "touch": touch}
 
 
-async def reset_viewport(tab: "Page") -> None:
-    await _send(tab, "Emulation.clearDeviceMetricsOverride", {}, "viewport")
-    await _send(tab, "Emulation.setTouchEmulationEnabled", {"enabled": False}, "touch")
-
-
 async def geolocation(tab: "Page", *, latitude: float, longitude: float, accuracy: float = 1.0) -> dict[str, Any]:
     await _send(tab, "Emulation.setGeolocationOverride",
                 {"latitude": latitude, "longitude": longitude, "accuracy": accuracy}, "geolocation")

@@ -178,11 +178,6 @@ class NetworkLog:
         entry.duration_ms = max(0.0, (p.get("timestamp", entry.mono) - entry.mono) * 1000)
         return entry
 
-    def forget_inflight(self) -> None:
-        """A new document: requests of the old one will not report back."""
-        self.inflight.clear()
-        self._touch()
-
     # -- reading -----------------------------------------------------------------------------------
 
     def select(self, *, filter: str | None = None, method: str | None = None, status: str | None = None,
