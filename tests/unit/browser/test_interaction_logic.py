@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pinchtab.browser.content import fetch_url, uploads
-from pinchtab.browser.service.interaction import _safe_file
+from pinchtab.browser.core.state_files import safe_file
 from pinchtab.config import load_config
 from pinchtab.errors import BadRequest
 
@@ -81,8 +81,8 @@ def test_pinned_request_keeps_host_and_tls_name() -> None:
 
 
 def test_output_files_stay_in_their_folder(tmp_path: Path) -> None:
-    assert _safe_file(tmp_path, "a/b.png") == (tmp_path / "a" / "b.png").resolve()
-    assert _safe_file(tmp_path, "/abs.png") == (tmp_path / "abs.png").resolve()
+    assert safe_file(tmp_path, "a/b.png") == (tmp_path / "a" / "b.png").resolve()
+    assert safe_file(tmp_path, "/abs.png") == (tmp_path / "abs.png").resolve()
     for bad in ("../x", "a/../../x", ""):
         with pytest.raises(BadRequest):
-            _safe_file(tmp_path, bad)
+            safe_file(tmp_path, bad)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import itertools
-import os
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.core.state_files import stamped_name, write_file
 from pinchtab.browser.page import snapshot as snapshots
 from pinchtab.browser.page.nodes import Node
 from pinchtab.cdp import CDPError
@@ -99,15 +99,6 @@ async def _none() -> None:
     return None
 
 
-def _write(image: bytes, directory: Path, ext: str) -> Path:
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = directory / f"cap-{time.strftime('%Y%m%d-%H%M%S')}-{next(_epochs)}.{ext}"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(image)
-    return path
-
-
 async def capture(tab: "Page", *, captures_dir: Path, selector: str | None = None, interactive: bool = True,
                   depth: int | None = None, fmt: str = "jpeg", quality: int | None = None, output: str = "file",
                   require_pair: bool = False, scale: float = 1.0, wait: str = "stable", with_bounds: bool = True,
@@ -144,7 +135,7 @@ async def capture(tab: "Page", *, captures_dir: Path, selector: str | None = Non
     if clip is not None:
         img["clip"] = clip
     if output == "file":
-        img["path"] = str(_write(image, captures_dir, "jpg" if fmt == "jpeg" else "png"))
+        img["path"] = str(write_file(captures_dir / stamped_name("cap", "jpg" if fmt == "jpeg" else "png"), image))
     else:
         img["base64"] = base64.b64encode(image).decode()
     return {

@@ -8,13 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pinchtab.browser.core.state_files import state_folder
 from pinchtab.models.gates import DOWNLOAD
 from pinchtab.config import Config
 from pinchtab.errors import Forbidden
 
 
 def download_dir(config: Config) -> Path:
-    return Path(config.server.state_dir).expanduser() / "downloads"
+    return state_folder(config, "downloads")
 
 
 def navigate_answer(out: dict[str, Any], config: Config) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.core.state_files import state_folder
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ FILE_INPUT_JS = r"""function (count) {
 
 
 def uploads_dir(config: "Config") -> Path:
-    return Path(config.server.state_dir).expanduser() / "uploads"
+    return state_folder(config, "uploads")
 
 
 def allowed_dirs(config: "Config") -> list[Path]:

@@ -308,7 +308,7 @@ class FrameHub:
 
 
 class FrameView:
-    """A frame seen as a page by readers written for a tab (``content.readable_text``): scripts
+    """A frame seen as a page by readers written for a tab (``content.reading.readable_text``): scripts
     run in the frame's isolated world, its location is the frame's."""
 
     def __init__(self, hub: FrameHub, scope: str, frame_id: str) -> None:

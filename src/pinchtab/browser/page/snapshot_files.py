@@ -4,10 +4,9 @@ answered instead of its content. At most ``browser.snapshotFiles`` are kept (the
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
 from typing import Any
 
+from pinchtab.browser.core.state_files import stamped_name, state_folder, write_file
 from pinchtab.browser.page.nodes import Snapshot
 from pinchtab.config import Config
 
@@ -15,11 +14,9 @@ SUFFIX = {"json": "json", "text": "txt", "compact": "txt", "yaml": "yaml"}
 
 
 def write(config: Config, snap: Snapshot, rendered: dict[str, Any] | str, fmt: str) -> dict[str, Any]:
-    folder = Path(config.server.state_dir).expanduser() / "snapshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"snapshot-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 10**9:09d}.{SUFFIX[fmt]}"
+    folder = state_folder(config, "snapshots")
     text = rendered if isinstance(rendered, str) else json.dumps(rendered, ensure_ascii=False)
-    path.write_text(text, encoding="utf-8")
+    path = write_file(folder / stamped_name("snapshot", SUFFIX[fmt]), text)
     old = sorted(folder.glob("snapshot-*"), key=lambda p: p.stat().st_mtime)
     for stale in old[:max(len(old) - config.browser.snapshot_files, 0)]:
         stale.unlink(missing_ok=True)

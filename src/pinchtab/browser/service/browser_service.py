@@ -21,6 +21,7 @@ from pinchtab.browser.core import waits
 from pinchtab.browser.core.browser import Browser
 from pinchtab.browser.core.cpu import off_loop
 from pinchtab.browser.core.popups import PopupWatch
+from pinchtab.browser.core.state_files import save_output
 from pinchtab.browser.core.ui_guard import report_blocked_pages
 from pinchtab.browser.core.urls import normalize_url
 from pinchtab.browser.page import formatting, snapshot, snapshot_files, targets
@@ -28,7 +29,7 @@ from pinchtab.browser.page.selectors import parse_selector
 from pinchtab.browser.service.emulation import EmulationOps
 from pinchtab.browser.service.frames import FrameOps, text_source
 from pinchtab.browser.service.inspect import InspectOps
-from pinchtab.browser.service.interaction import InteractionOps, save_output
+from pinchtab.browser.service.interaction import InteractionOps
 from pinchtab.browser.service.markup import MarkupOps
 from pinchtab.browser.service.observe import ObserveOps
 from pinchtab.browser.service.state import StateOps

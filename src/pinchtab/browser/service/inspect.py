@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.models import inspect as r
 from pinchtab.browser.content import capture as captures
 from pinchtab.browser.page import element_query
 from pinchtab.browser.content import page_metrics
+from pinchtab.browser.core.state_files import state_folder
 from pinchtab.models import TabScoped
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class InspectOps:
     async def capture(self, req: r.CaptureQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
             return await captures.capture(
-                tab, captures_dir=Path(self.config.server.state_dir).expanduser() / "captures", selector=req.selector,
+                tab, captures_dir=state_folder(self.config, "captures"), selector=req.selector,
                 interactive=req.filter == "interactive", depth=None if req.depth in (None, -1) else req.depth,
                 fmt=req.format, quality=req.quality, output=req.output, require_pair=req.require_pair,
                 scale=req.scale, wait=req.wait, with_bounds=req.with_bounds, beyond_viewport=req.beyond_viewport)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import base64
 import mimetypes
-import os
-import time
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +13,7 @@ from pinchtab.browser.content import clipboard, fetch_url, uploads
 from pinchtab.browser import input_actions  # noqa: F401  (installs the low-level action kinds)
 from pinchtab.browser.actions import resolve_target
 from pinchtab.browser.content.downloads_policy import download_dir
+from pinchtab.browser.core.state_files import safe_file, write_file
 from pinchtab.errors import BadRequest, Conflict, NotFound, PinchtabError
 from pinchtab.models import ActionRequest, TabScoped
 
@@ -75,7 +73,7 @@ class InteractionOps:
             got = await fetch_url.fetch(req.url, self.config.security, cookies_for=cookies_for,
                                         user_agent=version.get("userAgent", ""))
         if req.output == "file":
-            path = _write(_safe_file(download_dir(self.browser.config), req.path or ""), got.body)
+            path = write_file(safe_file(download_dir(self.browser.config), req.path or ""), got.body)
             return {"status": "saved", "path": str(path), "size": len(got.body), "contentType": got.content_type}
         if req.raw:
             return Blob(got.body, got.content_type)
@@ -116,28 +114,3 @@ class InteractionOps:
 
     async def clipboard_copy(self, req: r.ClipboardWrite) -> dict[str, Any]:
         return await self.clipboard_write(req)
-
-
-def _safe_file(base: Path, name: str) -> Path:
-    """``name`` under ``base`` (no way out through .. or an absolute path)."""
-    base = base.resolve()
-    path = (base / name.lstrip("/")).resolve()
-    if not path.is_relative_to(base) or path == base:
-        raise BadRequest(f"invalid path {name!r}: it must name a file under {base}", "invalid_path")
-    return path
-
-
-def _write(path: Path, data: bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    return path
-
-
-def save_output(config: "Config", folder: str, name: str | None, data: bytes, ext: str) -> dict[str, Any]:
-    """``output=file`` of a screenshot or PDF: saved under <stateDir>/<folder>; answers its path."""
-    base = Path(config.server.state_dir).expanduser() / folder
-    name = name or f"{folder[:-1]}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}.{ext}"
-    path = _write(_safe_file(base, name), data)
-    return {"status": "saved", "path": str(path), "size": len(data)}
