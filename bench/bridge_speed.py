@@ -52,8 +52,8 @@ def group_pids(pgid: int) -> list[int]:
 
 
 async def start_to_first_snapshot(pages: str) -> tuple[float, float]:
-    from pinchtab.browser import snapshot
-    from pinchtab.browser.browser import Browser
+    from pinchtab.browser.page import snapshot
+    from pinchtab.browser.core.browser import Browser
     from pinchtab.config import load_config
 
     t0 = time.perf_counter()

@@ -71,8 +71,8 @@ async def _capture(out: Path) -> None:
     import http.server
     import threading
 
-    from pinchtab.browser import snapshot
-    from pinchtab.browser.browser import Browser
+    from pinchtab.browser.page import snapshot
+    from pinchtab.browser.core.browser import Browser
     from pinchtab.config import load_config
 
     class Quiet(http.server.SimpleHTTPRequestHandler):

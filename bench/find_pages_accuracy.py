@@ -38,8 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from pinchtab.browser import snapshot  # noqa: E402
-from pinchtab.browser.browser import Browser  # noqa: E402
+from pinchtab.browser.page import snapshot  # noqa: E402
+from pinchtab.browser.core.browser import Browser  # noqa: E402
 from pinchtab.config import load_config  # noqa: E402
 from pinchtab.find import ElementIndex  # noqa: E402
 

@@ -93,8 +93,9 @@ def through_http(base: str, runs: int, baseline: Path | None) -> dict[str, dict[
 async def breakdown(base: str, runs: int, bridge_url: str) -> dict[str, dict[str, float]]:
     """Stages of big-1000.html snapshots in-process, each iteration next to one HTTP request to a
     bridge subprocess, so that both see the same machine load: {mode: {stage: median ms}}."""
-    from pinchtab.browser import formatting, node_ids, snapshot
-    from pinchtab.browser.browser import Browser
+    from pinchtab.browser.page import formatting, node_ids, snapshot
+    from pinchtab.browser.page.nodes import Snapshot
+    from pinchtab.browser.core.browser import Browser
     from pinchtab.config import load_config
 
     timed_walk = ("function(o){const walk=" + snapshot.WALKER_JS + ";const t=performance.now();walk(o);"
@@ -125,8 +126,8 @@ async def breakdown(base: str, runs: int, bridge_url: str) -> dict[str, dict[str
                                                      serialization=snapshot._SERIALIZATION)
                     t1 = time.perf_counter()
                     page_info, nodes = snapshot.parse_walker_result(result, ids)
-                    snap = snapshot.Snapshot(url=page_info.get("url", ""), title=page_info.get("title", ""), nodes=nodes,
-                                             interactive_only=interactive)
+                    snap = Snapshot(url=page_info.get("url", ""), title=page_info.get("title", ""), nodes=nodes,
+                                    interactive_only=interactive)
                     t2 = time.perf_counter()
                     body = formatting.render(snap, fmt)
                     t3 = time.perf_counter()

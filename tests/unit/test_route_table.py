@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pinchtab.api import ROUTES, bridge_routes, proxied_routes, server_routes
-from pinchtab.browser.service import BrowserService
+from pinchtab.browser.service.browser_service import BrowserService
 from pinchtab.client import AsyncClient, Client
 from pinchtab.config import load_config
 from pinchtab.mcp.tools import LOCAL_TOOLS, TOOLS

@@ -16,8 +16,8 @@ from pinchtab import heap
 from pinchtab.api import Route, bridge_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
-from pinchtab.browser.browser import Browser
-from pinchtab.browser.service import BrowserService
+from pinchtab.browser.core.browser import Browser
+from pinchtab.browser.service.browser_service import BrowserService
 from pinchtab.config import Config
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 

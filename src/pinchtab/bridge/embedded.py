@@ -110,7 +110,7 @@ def start(data: dict[str, Any]) -> InProcessBridge:  # OSError (errno EADDRINUSE
     sock = _bind(config.server.port)
     prelaunch.start_for(config.browser)
     from pinchtab.bridge.app import create_app
-    from pinchtab.browser.browser import Browser
+    from pinchtab.browser.core.browser import Browser
 
     browser = Browser(config)
     app = create_app(config, browser)

@@ -175,7 +175,6 @@ class Connection:
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
         self._handlers: dict[tuple[str, str], list[EventHandler]] = {}
-        self._session_listeners: dict[str, list[EventHandler]] = {}
         self._reader_task: asyncio.Task[None] | None = None
         self._close_reason = ""
         self.closed = asyncio.Event()
@@ -239,19 +238,7 @@ class Connection:
 
         return off
 
-    def listen_session(self, session_id: str, handler: EventHandler) -> Callable[[], None]:
-        """Call ``handler(message)`` for every event of a session (method and params)."""
-        self._session_listeners.setdefault(session_id, []).append(handler)
-
-        def off() -> None:
-            lst = self._session_listeners.get(session_id)
-            if lst and handler in lst:
-                lst.remove(handler)
-
-        return off
-
     def drop_session(self, session_id: str) -> None:
-        self._session_listeners.pop(session_id, None)
         for key in [k for k in self._handlers if k[0] == session_id]:
             del self._handlers[key]
 
@@ -287,8 +274,6 @@ class Connection:
                 params = msg.get("params", {})
                 for handler in tuple(self._handlers.get((session_id, method), ())):
                     self._call(handler, params)
-                for listener in tuple(self._session_listeners.get(session_id, ())):
-                    self._call(listener, msg)
         finally:
             self._mark_closed("Chromium closed the connection")
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pinchtab.browser.snapshot import Node, parse_walker_result
+from pinchtab.browser.page.nodes import Node
+from pinchtab.browser.page.snapshot import parse_walker_result
 from pinchtab.find import ElementIndex, build_descriptors, find
 
 

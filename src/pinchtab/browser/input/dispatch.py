@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.errors import BadRequest, Timeout
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 INPUT_TIMEOUT_S = 10.0
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}

@@ -19,7 +19,7 @@ from pinchtab.errors import BadRequest, BrowserError, Conflict
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 # Longer typed text is inserted in one step (Input.insertText: one input event, no key events).
 TYPE_KEYS_MAX = 256

@@ -16,7 +16,7 @@ from pinchtab.errors import BadRequest
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 
 @action("press")

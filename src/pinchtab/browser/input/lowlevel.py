@@ -15,7 +15,7 @@ from pinchtab.browser.input.target import Target
 from pinchtab.models import ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 
 @action("mouse-move")

@@ -26,8 +26,8 @@ from pinchtab.browser.input.target import Target, on_node
 from pinchtab.errors import BrowserError, Conflict
 
 if TYPE_CHECKING:
-    from pinchtab.browser.snapshot import Node
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.page.nodes import Node
+    from pinchtab.browser.core.tab import Tab
 
 # `this` is the target node. Scrolls it into view when needed, then answers its visible centre in
 # top-frame viewport coordinates and whether another element covers that point.

@@ -12,13 +12,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.input.target import Target, resolve_target
-from pinchtab.browser.ref_recovery import recover_ref
-from pinchtab.browser.refs import StaleRef
+from pinchtab.browser.page.ref_recovery import recover_ref
+from pinchtab.browser.page.refs import StaleRef
 from pinchtab.errors import BadRequest
 from pinchtab.models import ACTION_SPECS_BY_NAME, ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.core.tab import Tab
 
 # What a kind does once its target is resolved; its answer (if any) is the action's ``result``.
 ActionFunction = Callable[["Tab", ActionRequest, Target], Awaitable["dict[str, Any] | None"]]

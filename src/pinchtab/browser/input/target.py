@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.browser import targets
-from pinchtab.browser.refs import StaleRef
+from pinchtab.browser.page import targets
+from pinchtab.browser.page.refs import StaleRef
 from pinchtab.cdp import CDPError
 from pinchtab.cdp.errors import classify_error
 from pinchtab.errors import BadRequest, Conflict
 from pinchtab.models import ACTION_SPECS_BY_NAME, ActionRequest
 
 if TYPE_CHECKING:
-    from pinchtab.browser.snapshot import Node
-    from pinchtab.browser.tab import Tab
+    from pinchtab.browser.page.nodes import Node
+    from pinchtab.browser.core.tab import Tab
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,2 @@
+"""Reading and writing a page's content: text, PDF, screenshots, metrics, storage and saved
+state, emulation, clipboard, uploads, downloads."""

@@ -1,0 +1,62 @@
+"""After Chromium dies, the new one reopens the tabs at their last URLs and the old tab ids keep
+working: each maps to its new target, so an agent keeps its place (page state such as form input
+is lost; the URL is not)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pinchtab.browser.core.ui_guard import is_browser_ui
+from pinchtab.id_aliases import Aliases
+
+log = logging.getLogger("pinchtab.browser")
+
+
+class TabRestore:
+    def __init__(self, max_tabs: int) -> None:
+        self.max_tabs = max_tabs
+        self.aliases = Aliases()  # old target id -> its replacement
+        self._lost: list[tuple[str, str]] = []
+        self._lost_current: str | None = None
+
+    def resolve(self, tab_id: str) -> str:
+        return self.aliases.resolve(tab_id)
+
+    def remember(self, targets: dict[str, dict[str, Any]], tabs: dict[str, Any], current: str | None) -> None:
+        """The browser just died: note its tabs and their URLs."""
+        lost = []
+        for tid, info in targets.items():
+            tab = tabs.get(tid)
+            url = (tab.url if tab is not None and tab.url else "") or info.get("url", "") or "about:blank"
+            if not is_browser_ui(url):
+                lost.append((tid, url))
+        self._lost = lost[: self.max_tabs]
+        self._lost_current = current
+
+    def forget(self) -> None:
+        """A deliberate restart: a fresh browser, nothing to reopen."""
+        self._lost = []
+        self._lost_current = None
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._lost)
+
+    async def reopen(self, open_at: Callable[[str], Awaitable[str]]) -> str | None:
+        """Open the remembered tabs in the new browser (``open_at(url)`` answers the new target id
+        once the page has loaded); answers the new id of the current tab."""
+        lost, self._lost = self._lost, []
+        results = await asyncio.gather(*(open_at(url) for _, url in lost), return_exceptions=True)
+        for (old, url), new in zip(lost, results):
+            if isinstance(new, BaseException):  # one bad URL must not keep the others closed
+                log.warning("could not reopen tab %s at %s: %s", old, url, new)
+                continue
+            self.aliases.add(old, new)
+        if lost:
+            log.warning("reopened %d tab(s) after the browser restarted", len(lost))
+        current = self._lost_current
+        self._lost_current = None
+        return self.resolve(current) if current else None

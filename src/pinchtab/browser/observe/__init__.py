@@ -1,0 +1,1 @@
+"""What a tab records: console and errors, the network log, request interception."""

@@ -1,0 +1,269 @@
+"""What the HTTP API can ask of one browser, as async methods over ``Browser``.
+
+Each method is named after its route in ``pinchtab.api`` and takes that route's request model
+(validated; ``tab_id`` already set from a ``/tabs/{id}/...`` path). Every tab operation runs under
+that tab's lock (``Browser.use_tab``). Routes parse and shape; this module decides (defaults,
+which tab), and knows nothing of HTTP. Security gates are checked before a method is called.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from typing import Any
+
+from pinchtab import models as m
+from pinchtab.models import Blob, Reply
+from pinchtab.browser.content import capture, reading, downloads_policy
+from pinchtab.browser.core import waits
+from pinchtab.browser.core.browser import Browser
+from pinchtab.browser.core.cpu import off_loop
+from pinchtab.browser.core.popups import PopupWatch
+from pinchtab.browser.core.state_files import save_output
+from pinchtab.browser.core.ui_guard import report_blocked_pages
+from pinchtab.browser.core.urls import normalize_url
+from pinchtab.browser.input import perform
+from pinchtab.browser.page import formatting, snapshot, snapshot_files, targets
+from pinchtab.browser.page.selectors import parse_selector
+from pinchtab.browser.service.emulation import EmulationOps
+from pinchtab.browser.service.frames import FrameOps, text_source
+from pinchtab.browser.service.inspect import InspectOps
+from pinchtab.browser.service.interaction import InteractionOps
+from pinchtab.browser.service.markup import MarkupOps
+from pinchtab.browser.service.observe import ObserveOps
+from pinchtab.browser.service.state import StateOps
+from pinchtab.browser.service.tab_control import TabControlOps
+from pinchtab.config import Config
+from pinchtab.errors import BadRequest, PinchtabError
+
+
+class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
+                     InteractionOps):
+    def __init__(self, browser: Browser, config: Config) -> None:
+        self.browser = browser
+        self.config = config
+
+    @property
+    def nav_timeout_ms(self) -> int:
+        return self.config.browser.navigation_timeout_ms
+
+    # -- health and tabs -------------------------------------------------------------------------
+
+    async def health(self) -> Reply:
+        b = self.browser
+        out: dict[str, Any] = {"status": "ok" if b.alive else "down", "tabs": len(b.targets)}
+        out["browser"] = b.version
+        out["pid"] = os.getpid()  # lets a server tell its own bridge from another on the same port
+        if b.restarts:
+            out["restarts"] = b.restarts
+        if b.last_death:
+            out["lastDeath"] = b.last_death
+        return Reply(out, 200 if out["status"] == "ok" else 503)
+
+    async def tabs(self) -> dict[str, Any]:
+        await self.browser.ensure_running()
+        return {"tabs": self.browser.list_tabs()}
+
+    async def tab(self, req: m.TabRequest) -> dict[str, Any]:
+        if req.action == "new":
+            return await self.new_tab(req.url)
+        if not req.tab_id:
+            raise BadRequest(f"tabId is required to {req.action} a tab", "missing_tab_id")
+        if req.action == "focus":
+            tab = await self.browser.focus_tab(req.tab_id)
+            return {"tabId": tab.id, "focused": True}
+        return await self.close_tab(m.CloseRequest(tab_id=req.tab_id))
+
+    async def new_tab(self, url: str | None) -> dict[str, Any]:
+        target = normalize_url(url, self.config.security.allowed_schemes) if url else None
+        tab = await self.browser.new_tab()
+        if target is None:
+            return {"tabId": tab.id, "url": "about:blank", "title": ""}
+        return await self.navigate(m.NavigateRequest(url=target, tab_id=tab.id))
+
+    async def close_tab(self, req: m.CloseRequest) -> dict[str, Any]:
+        closed = await self.browser.close_tab(req.tab_id)
+        return {"closed": True, "tabId": closed}
+
+    # -- navigation ------------------------------------------------------------------------------
+
+    async def navigate(self, req: m.NavigateRequest) -> dict[str, Any]:
+        target = normalize_url(req.url, self.config.security.allowed_schemes)
+        # PinchTab's rule: without a tabId, a new tab (which becomes current); with one, that tab.
+        # currentTab (the CLI's rule) loads it in the current tab instead.
+        opens = req.new_tab or not (req.tab_id or req.current_tab)
+        tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
+        async with self.browser.use_tab(tab_id, create=True) as tab:
+            self.browser.current_id = tab.id
+            try:
+                out = await tab.navigate(
+                    target,
+                    timeout_ms=req.timeout or self.nav_timeout_ms,
+                    wait_for=req.wait_for,
+                    wait_selector=req.wait_selector,
+                    block_images=req.block_images,
+                    block_media=req.block_media,
+                )
+                return downloads_policy.navigate_answer(out, self.config)
+            except PinchtabError as exc:
+                # The tab exists (it may even be new): say which, so it can be used or closed.
+                exc.extra.setdefault("tabId", tab.id)
+                raise
+
+    async def back(self, req: m.TabScoped) -> dict[str, Any]:
+        return await self._history(req.tab_id, -1)
+
+    async def forward(self, req: m.TabScoped) -> dict[str, Any]:
+        return await self._history(req.tab_id, 1)
+
+    async def _history(self, tab_id: str | None, delta: int) -> dict[str, Any]:
+        async with self.browser.use_tab(tab_id) as tab:
+            return await tab.history(delta, timeout_ms=self.nav_timeout_ms)
+
+    async def reload(self, req: m.TabScoped) -> dict[str, Any]:
+        tab = await self.browser.tab(req.tab_id)
+        async with tab.lock:  # a crashed tab may be reloaded, so no usability check here
+            return await tab.reload(timeout_ms=self.nav_timeout_ms)
+
+    # -- snapshot and find -----------------------------------------------------------------------
+
+    async def snapshot(self, req: m.SnapshotQuery) -> dict[str, Any] | str:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            element = None
+            if req.selector is not None and parse_selector(req.selector).kind not in ("css", "xpath", "text"):
+                element = await targets.resolve(tab, req.selector)  # a ref, role:, label:, find:, ...
+            snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth,
+                                          element=element)
+            previous = tab.refs.replace(snap)
+        if req.diff:
+            def shape() -> dict[str, Any] | str:
+                changes = formatting.diff_snapshots(previous, snap)
+                return formatting.render_diff(snap, changes, req.format, max_tokens=req.max_tokens)
+
+            out = await off_loop(shape, what="snapshot diff")
+        else:
+            out = await off_loop(formatting.render, snap, req.format, max_tokens=req.max_tokens, what="snapshot")
+        if req.output == "file":
+            return snapshot_files.write(self.config, snap, out, req.format)
+        return out
+
+    async def find(self, req: m.FindRequest) -> dict[str, Any]:
+        from pinchtab.browser.page.tab_find import find_in_tab
+
+        async with self.browser.use_tab(req.tab_id) as tab:
+            return await find_in_tab(
+                tab, req.query, threshold=req.threshold, top_k=req.top_k, lexical_weight=req.lexical_weight,
+                embedding_weight=req.embedding_weight, explain=req.explain,
+            )
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    async def action(self, req: m.ActionRequest) -> dict[str, Any]:
+        await self.check_actionable(req.tab_id)
+        mark = self.browser.ui_guard.mark()
+        async with self.browser.use_tab(req.tab_id) as tab:
+            out = await self._perform(tab, req)
+        return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
+
+    async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
+        """One action. A tab it opened (popups.py) becomes the current one, named in ``newTab``
+        and ``result.switchedToTab`` (PinchTab's auto-switch); with ``autoSwitch: false`` it is
+        closed again and named in ``closedTab``."""
+        watch = PopupWatch(self.browser, tab)
+        try:
+            out = await perform(tab, req, timeout_ms=self.nav_timeout_ms)
+        finally:
+            watch.stop()
+        opened = await watch.opened(self.nav_timeout_ms)
+        if opened and req.auto_switch:
+            out["newTab"] = opened
+            self.browser.current_id = opened["tabId"]
+            result = out.get("result")
+            out["result"] = {**(result if isinstance(result, dict) else {}), "switchedToTab": opened["tabId"]}
+        elif opened:
+            with contextlib.suppress(PinchtabError):
+                await self.browser.close_tab(opened["tabId"])
+            out["closedTab"] = opened
+        return out
+
+    async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
+        """Run in order; at the first failure raise it, carrying the results so far. With
+        ``stopOnError`` given, PinchTab's batch: each outcome recorded, 200 (see the model)."""
+        await self.check_actionable(req.tab_id)
+        recorded = req.stop_on_error is not None
+        results: list[dict[str, Any]] = []
+        mark = self.browser.ui_guard.mark()
+        async with self.browser.use_tab(req.tab_id) as tab:
+            for i, action in enumerate(req.actions):
+                try:
+                    done = await self._perform(tab, action)
+                except PinchtabError as exc:
+                    if not recorded:
+                        exc.extra = {"failedIndex": i, "results": results}
+                        exc.message = f"action {i} ({action.kind}) failed: {exc.message}"
+                        raise
+                    results.append({"index": i, "success": False, "error": f"action {action.kind}: {exc.message}",
+                                    "code": exc.code})
+                    if req.stop_on_error:
+                        break
+                    continue
+                results.append({"index": i, "success": True, "result": done} if recorded else done)
+        if recorded:
+            ok = sum(r["success"] for r in results)
+            out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
+        else:
+            out = {"success": True, "results": results}
+        return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, out)
+
+    # -- content ---------------------------------------------------------------------------------
+
+    async def text(self, req: m.TextQuery) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            return await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
+                                               max_chars=req.max_chars)
+
+    async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            data, _, _ = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
+                                            selector=req.selector, beyond_viewport=req.full_page or req.beyond_viewport)
+        if req.output == "file":
+            return save_output(self.config, "screenshots", req.path, data, "jpg" if req.format == "jpeg" else "png")
+        return Blob(data, f"image/{req.format}", {"format": req.format})
+
+    async def pdf(self, req: m.PdfRequest) -> Blob:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            data = await reading.pdf(tab, landscape=req.landscape, scale=req.scale, page_ranges=req.page_ranges,
+                                     print_background=req.print_background)
+        if req.output == "file":
+            return save_output(self.config, "pdfs", req.path, data, "pdf")
+        return Blob(data, "application/pdf")
+
+    async def evaluate(self, req: m.EvaluateRequest) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            # A dialog the script opens and the policy leaves open answers 409 dialog_blocking at once.
+            result, _ = await tab.dialogs.guard(lambda: reading.evaluate(tab, req.expression))
+            return {"result": result}
+
+    async def cookies(self, req: m.CookiesQuery) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            return {"cookies": await reading.get_cookies(tab, req.url)}
+
+    async def set_cookies(self, req: m.SetCookiesRequest) -> dict[str, Any]:
+        cookies = [c.model_dump(by_alias=True, exclude_none=True) for c in req.cookies]
+        async with self.browser.use_tab(req.tab_id) as tab:
+            return {"set": await reading.set_cookies(tab, req.url, cookies)}
+
+    async def wait(self, req: m.WaitRequest) -> dict[str, Any]:
+        fixed = await waits.before_tab(req, allow_evaluate=self.config.security.allow_evaluate)
+        if fixed is not None:
+            return fixed
+        async with self.browser.use_tab(req.tab_id) as tab:
+            return await waits.wait(tab, selector=req.selector, state=req.state, text=req.text, not_text=req.not_text,
+                                    url=req.url, load=req.load, fn=req.fn, idle_for_ms=req.idle_for,
+                                    timeout_ms=req.timeout)
+
+    async def browser_restart(self) -> dict[str, Any]:
+        started = time.monotonic()
+        await self.browser.restart()
+        return {"restarted": True, "browser": self.browser.version, "ms": int((time.monotonic() - started) * 1000)}

@@ -1,0 +1,118 @@
+"""Service methods of ``api/routes/observe.py``: console, errors, the network log and routes."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pinchtab import __version__
+from pinchtab.models import observe as r
+from pinchtab.browser.observe.interception import make_rule
+from pinchtab.browser.observe.network_log import har_entry, har_log
+from pinchtab.cdp import CDPError
+from pinchtab.errors import NotFound
+from pinchtab.models import TabScoped
+
+if TYPE_CHECKING:
+    from pinchtab.browser.core.browser import Browser
+    from pinchtab.browser.core.tab import Tab
+
+
+class ObserveOps:
+    browser: "Browser"
+
+    async def _observed(self, tab_id: str | None) -> "Tab":
+        # Reading a log needs no tab lock (nothing is sent to the page); the tab must exist.
+        return await self.browser.tab(tab_id)
+
+    async def console(self, req: r.LogQuery) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        return {"tabId": tab.id, "console": tab.observer.logs.console_entries(req.limit)}
+
+    async def clear_console(self, req: TabScoped) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        tab.observer.logs.console.clear()
+        return {"success": True, "tabId": tab.id}
+
+    async def errors(self, req: r.LogQuery) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        return {"tabId": tab.id, "errors": tab.observer.logs.error_entries(req.limit)}
+
+    async def clear_errors(self, req: TabScoped) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        tab.observer.logs.errors.clear()
+        return {"success": True, "tabId": tab.id}
+
+    # -- network log -------------------------------------------------------------------------------
+
+    def _select(self, tab: "Tab", req: r.NetworkQuery) -> list[Any]:
+        return tab.observer.network.select(filter=req.filter, method=req.method, status=req.status, type=req.type,
+                                           limit=req.limit or None)
+
+    async def network(self, req: r.NetworkQuery) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        entries = [e.to_json(req.redact) for e in self._select(tab, req)]
+        return {"tabId": tab.id, "entries": entries, "count": len(entries)}
+
+    async def network_detail(self, req: r.NetworkDetailQuery) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        entry = tab.observer.network.get(req.request_id)
+        if entry is None:
+            raise NotFound(f"request {req.request_id} is not in this tab's network log (GET /network lists it)",
+                           "request_not_found")
+        out: dict[str, Any] = {"tabId": tab.id, "entry": entry.to_json(req.redact)}
+        if req.body:
+            if not entry.finished or entry.failed:
+                out["bodyError"] = "the request has not finished" if not entry.failed else "the request failed"
+            else:
+                try:
+                    body = await tab.observer.response_body(entry.request_id)
+                    out["responseBody"] = body["body"]
+                    out["bodySource"] = "live"
+                    if body["base64Encoded"]:
+                        out["base64Encoded"] = True
+                except CDPError as exc:
+                    out["bodyError"] = exc.cdp_message
+        return out
+
+    async def network_clear(self, req: TabScoped) -> dict[str, Any]:
+        if req.tab_id:
+            tab = await self._observed(req.tab_id)
+            tab.observer.network.clear()
+            return {"cleared": True, "tabId": tab.id}
+        for tab in list(self.browser.tabs.values()):
+            tab.observer.network.clear()
+        return {"cleared": True, "all": True}
+
+    async def network_export(self, req: r.NetworkExportQuery) -> dict[str, Any] | str:
+        tab = await self._observed(req.tab_id)
+        entries = []
+        for e in self._select(tab, req):
+            body = None
+            if req.body and e.finished and not e.failed:
+                try:
+                    body = await tab.observer.response_body(e.request_id)
+                except CDPError:
+                    body = None
+            entries.append(har_entry(e, redact=req.redact, body=body))
+        if req.format == "ndjson":
+            return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
+        return har_log(entries, __version__)
+
+    # -- routes --------------------------------------------------------------------------------------
+
+    async def network_routes(self, req: TabScoped) -> dict[str, Any]:
+        tab = await self._observed(req.tab_id)
+        return {"tabId": tab.id, "rules": tab.observer.interceptor.list_rules()}
+
+    async def network_route(self, req: r.NetworkRouteRequest) -> dict[str, Any]:
+        rule = make_rule(req.pattern or "", req.action, body=req.body, content_type=req.content_type,
+                         status=req.status, resource_type=req.resource_type, method=req.method)
+        async with self.browser.use_tab(req.tab_id) as tab:
+            await tab.observer.interceptor.add_rule(rule)
+            return {"ok": True, "tabId": tab.id, "rules": tab.observer.interceptor.list_rules()}
+
+    async def network_unroute(self, req: r.NetworkUnrouteRequest) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            removed = await tab.observer.interceptor.remove_rules(req.pattern)
+            return {"ok": True, "tabId": tab.id, "removed": removed, "rules": tab.observer.interceptor.list_rules()}
