@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from pinchtab.client_commands import Ctx, client_command
+from pinchtab.models.refs import is_ref
 
 _XY = re.compile(r"^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$")
-_REF = re.compile(r"^e\d+$")
 
 
 def target(value: str | None, prefix: str = "") -> dict[str, Any]:
@@ -21,7 +21,7 @@ def target(value: str | None, prefix: str = "") -> dict[str, Any]:
     m = _XY.match(value)
     if m:
         return {prefix + "x": float(m.group(1)), prefix + "y": float(m.group(2))}
-    if _REF.match(value):
+    if is_ref(value):
         return {prefix + "ref": value}
     return {prefix + "selector": value}
 
