@@ -1,4 +1,4 @@
-"""The generated route methods (``pinchtab._client_routes``) and the ``Tab`` handle."""
+"""The generated route methods (``pinchtab.client.routes``) and the ``Tab`` handle."""
 
 from __future__ import annotations
 
@@ -10,21 +10,21 @@ import sys
 import pytest
 
 import pinchtab
-from pinchtab import _gen_client
+from pinchtab.client import gen
 from pinchtab.api import ROUTES, ROUTES_BY_NAME
 from pinchtab.client import AsyncClient, Call, Client, _Routes
-from pinchtab.tab import Tab, target
+from pinchtab.client.tab import Tab, target
 
 
 def test_generated_module_is_current() -> None:
-    assert _gen_client.TARGET.read_text() == _gen_client.source(), (
-        f"{_gen_client.TARGET.name} is stale: run `{_gen_client.REGENERATE}`")
+    assert gen.TARGET.read_text() == gen.source(), (
+        f"{gen.TARGET.name} is stale: run `{gen.REGENERATE}`")
 
 
 def test_client_methods_are_explicit() -> None:
     client_source = inspect.getsource(sys.modules["pinchtab.client"])
     assert "setattr(" not in client_source
-    generated = {r.name for r in _gen_client.generated_routes()}
+    generated = {r.name for r in gen.generated_routes()}
     assert generated and not generated & set(vars(_Routes))
     for route in ROUTES:  # every route: hand-written, or generated with the model's names
         method = getattr(Client, route.name)

@@ -3,9 +3,9 @@
 Every route of the table in ``pinchtab.api`` is a method: ``call(name, tab_id, **fields)`` builds a
 ``Call`` (HTTP method, path, query, body, how to read the answer) from the route and its request
 model, and hands it to ``self._send``. Routes without a hand-written method below have a generated
-one named after the route (``pinchtab._client_routes``: ``pt.instance_logs("inst_1", lines=20)``);
+one named after the route (``pinchtab.client.routes``: ``pt.instance_logs("inst_1", lines=20)``);
 the hand-written ones give a friendlier signature or unwrap the answer. ``pt.tab(id)`` is a
-handle with the tab given once (``pinchtab.tab.Tab``). ``Client._send`` runs a call and returns the value;
+handle with the tab given once (``pinchtab.client.tab.Tab``). ``Client._send`` runs a call and returns the value;
 ``AsyncClient._send`` is a coroutine, so on ``AsyncClient`` every method returns an awaitable.
 
     with pinchtab.Client() as pt:
@@ -28,10 +28,10 @@ import httpx
 from pydantic import BaseModel
 
 from pinchtab import models
-from pinchtab._client_routes import RouteMethods
+from pinchtab.client.routes import RouteMethods
 from pinchtab.api import ROUTES_BY_NAME, Route
 from pinchtab.errors import PinchtabError
-from pinchtab.tab import Tab
+from pinchtab.client.tab import Tab
 
 DEFAULT_TIMEOUT = 60.0
 # Extra seconds on top of a server-side timeout given in a call (navigate timeout, wait timeout),
@@ -129,7 +129,7 @@ def _seconds(ms: int | float | None) -> float | None:
 
 class _Routes(RouteMethods):
     """The PinchTab HTTP API, one method per route: those that shape an answer here, the others
-    generated (``_client_routes``). Subclasses provide ``_send``."""
+    generated (``client.routes``). Subclasses provide ``_send``."""
 
     def _send(self, call: Call) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
