@@ -24,7 +24,7 @@ import pinchtab
 from pinchtab.client import AsyncClient, PinchtabClientError
 from pinchtab.mcp.early import INSTRUCTIONS, NAME, TITLE
 from pinchtab.mcp.tools import (
-    TOOLS, ToolDef, ToolInputError, ToolOutput, argument_model, error_text, input_schema,
+    TOOLS, ToolDef, ToolInputError, ToolOutput, argument_model, error_fields, error_text, input_schema,
 )
 
 log = logging.getLogger("pinchtab.mcp")
@@ -40,8 +40,8 @@ def _content(out: ToolOutput) -> TextContent | ImageContent:
     return TextContent(type="text", text=json.dumps(out, ensure_ascii=False))
 
 
-def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+def _error(text: str, fields: dict[str, Any] | None = None) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=fields, is_error=True)
 
 
 def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Awaitable[None]] | None = None) -> Tool:
@@ -56,7 +56,7 @@ def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Await
             return _error(str(exc))
         except PinchtabClientError as exc:
             log.info("%s failed: %s", tool.name, exc)
-            return _error(error_text(exc))
+            return _error(error_text(exc), error_fields(exc))
         return CallToolResult(content=[_content(out)])
 
     annotations = ToolAnnotations(

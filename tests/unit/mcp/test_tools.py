@@ -7,7 +7,7 @@ import pytest
 
 from pinchtab.client import PinchtabClientError
 from pinchtab.mcp.server import argument_model, input_schema
-from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, error_text
+from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, error_fields, error_text
 from pinchtab.mcp.tools import check_url as _check_url
 
 BY_NAME = {t.name: t for t in TOOLS}
@@ -58,10 +58,13 @@ def test_error_texts_start_as_the_spec_says() -> None:
     def err(status: int, code: str, message: str = "detail") -> str:
         return error_text(PinchtabClientError(message, code, status=status))
 
-    assert err(404, "ref_not_found", "ref e5 not found") == "HTTP 500: ref not found (ref e5 not found)"
-    assert err(404, "stale_ref").startswith("HTTP 500: ref not found (")
+    # The real status (issue 24): PinchTab's spec reads "HTTP 500" where our HTTP API answers 404.
+    assert err(404, "ref_not_found", "ref e5 not found") == "HTTP 404: ref not found (ref e5 not found)"
+    assert err(404, "stale_ref").startswith("HTTP 404: ref not found (")
     assert err(403, "evaluate_disabled").startswith("HTTP 403: evaluate not allowed (")
     assert err(0, "server_unreachable", "Connection refused: no server").startswith("Connection refused")
     assert err(0, "server_unreachable", "boom").startswith("Connection refused")
     assert err(404, "tab_not_found", "tab X not found") == "HTTP 404: tab X not found"
     assert err(0, "timeout", "no answer in time") == "no answer in time"
+    assert error_fields(PinchtabClientError("ref e5 not found", "ref_not_found", status=404)) == {
+        "status": 404, "code": "ref_not_found", "error": "ref e5 not found"}

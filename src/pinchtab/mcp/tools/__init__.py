@@ -14,7 +14,7 @@ starts with the spec's wording (see ``error_text``).
 from __future__ import annotations
 
 from pinchtab.mcp.tools import actions, content, files, inspection, navigation, observe, snapshot, tabs, waits
-from pinchtab.mcp.tools.common import INVALID_URL, ToolInputError, check_url, error_text
+from pinchtab.mcp.tools.common import INVALID_URL, ToolInputError, check_url, error_fields, error_text
 from pinchtab.mcp.tools.registry import TOOL_ROUTES, Arg, ToolDef, ToolOutput, argument_model, input_schema
 from pinchtab.mcp.tools.waits import LOCAL_TOOLS
 
@@ -25,4 +25,4 @@ TOOLS: tuple[ToolDef, ...] = (
 )
 
 __all__ = ["INVALID_URL", "LOCAL_TOOLS", "TOOLS", "TOOL_ROUTES", "Arg", "ToolDef", "ToolInputError", "ToolOutput",
-           "argument_model", "check_url", "error_text", "input_schema"]
+           "argument_model", "check_url", "error_fields", "error_text", "input_schema"]

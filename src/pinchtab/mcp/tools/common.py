@@ -78,20 +78,27 @@ def route_tool(family: str, route_name: str, tool_name: str, description: str = 
 
 
 def error_text(exc: PinchtabClientError) -> str:
-    """The text of the tool error for a failed HTTP call.
+    """The text of the tool error for a failed HTTP call: ``HTTP <status>: <message>`` with the
+    server's real status (the code goes with it in the result's structured content, ``error_fields``).
 
-    The spec's error table is binding on how the text starts, so MCP clients and agents written
-    against PinchTab recognise it. In particular an unknown or stale ref answers ``HTTP 500: ref
-    not found`` although our bridge answers 404 (``ref_not_found``/``stale_ref``), as the HTTP API
-    contract asks: the MCP wording follows the spec, the HTTP status follows the HTTP contract, and
-    the server's own message follows in parentheses.
+    The spec's error table is binding on how the text goes on, so MCP clients and agents written
+    against PinchTab recognise it: an unknown or stale ref reads ``ref not found (...)`` and an
+    evaluate refused by config ``evaluate not allowed (...)``, the server's own message in
+    parentheses. (The spec's ``HTTP 500`` for a ref is PinchTab's status; ours is 404, and an
+    agent that branches on the status sees the one the HTTP API answered.)
     """
     if exc.code == "server_unreachable":
         return f"Connection refused: {exc.message}" if not exc.message.startswith("Connection refused") else exc.message
-    if exc.code in ("ref_not_found", "stale_ref"):
-        return f"HTTP 500: ref not found ({exc.message})"
-    if exc.code == "evaluate_disabled":
-        return f"HTTP 403: evaluate not allowed ({exc.message})"
     if not exc.status:  # timeout or transport failure: no HTTP status to show
         return exc.message
+    if exc.code in ("ref_not_found", "stale_ref"):
+        return f"HTTP {exc.status}: ref not found ({exc.message})"
+    if exc.code == "evaluate_disabled":
+        return f"HTTP {exc.status}: evaluate not allowed ({exc.message})"
     return f"HTTP {exc.status}: {exc.message}"
+
+
+def error_fields(exc: PinchtabClientError) -> dict[str, Any]:
+    """The error as data, for the tool result's structured content: status (0: no HTTP answer),
+    code and message, as the HTTP API's error body has them."""
+    return {"status": exc.status, "code": exc.code, "error": exc.message}
