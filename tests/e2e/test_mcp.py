@@ -63,7 +63,7 @@ class McpSession:
     """A `pinchtab mcp` subprocess and an initialized ClientSession, driven from a background loop."""
 
     def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None) -> None:
-        self.params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", *args], env=env)
+        self.params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", "--tools", "all", *args], env=env)
         self.errlog = errlog or sys.stderr
         self.loop = asyncio.new_event_loop()
         self.ready: Future[ClientSession] = Future()

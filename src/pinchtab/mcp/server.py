@@ -70,14 +70,14 @@ def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Await
 
 
 def build_server(client: AsyncClient, before_call: Callable[[], Awaitable[None]] | None = None,
-                 log_level: str = "WARNING") -> MCPServer:
-    """An MCP server exposing the 21 tools over ``client``. ``before_call`` runs before each tool
-    (the CLI uses it to wait for a server it is starting)."""
+                 log_level: str = "WARNING", tools: tuple[ToolDef, ...] = TOOLS) -> MCPServer:
+    """An MCP server exposing ``tools`` (all by default) over ``client``. ``before_call`` runs
+    before each tool (the CLI uses it to wait for a server it is starting)."""
     return MCPServer(
         name=NAME,
         title=TITLE,
         version=pinchtab.__version__,
         instructions=INSTRUCTIONS,
-        tools=[sdk_tool(t, client, before_call) for t in TOOLS],
+        tools=[sdk_tool(t, client, before_call) for t in tools],
         log_level=log_level,  # type: ignore[arg-type]
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pydantic
 import pytest
 
@@ -50,3 +52,40 @@ def test_projected_arguments_keep_the_models_limits_in_schema_and_validation() -
 def test_every_tool_belongs_to_a_family() -> None:
     families = {t.family for t in TOOLS}
     assert {"navigation", "snapshot", "actions", "content", "tabs", "waits", "observe", "network", "files"} <= families
+
+
+def test_tool_sets_core_families_and_all() -> None:
+    from pinchtab.mcp.tools import DEFAULT_TOOLS, FAMILIES, select_tools
+
+    core = select_tools(DEFAULT_TOOLS)
+    assert {t.name for t in core} == {
+        "pinchtab_navigate", "pinchtab_snapshot", "pinchtab_find", "pinchtab_click", "pinchtab_type", "pinchtab_fill",
+        "pinchtab_press", "pinchtab_select", "pinchtab_hover", "pinchtab_scroll", "pinchtab_get_text",
+        "pinchtab_screenshot", "pinchtab_list_tabs", "pinchtab_close_tab", "pinchtab_wait_for_selector"}
+    assert select_tools("all") == TOOLS
+    assert set(select_tools(",".join(FAMILIES))) == set(TOOLS)  # every tool is in some family
+    network = select_tools("core, network")
+    assert {t.name for t in network} == {t.name for t in core} | {t.name for t in TOOLS if t.family == "network"}
+    assert [t.name for t in network] == [t.name for t in TOOLS if t in network]  # the order of TOOLS
+    for bad in ("", "netwrk", "core,nope"):
+        with pytest.raises(ValueError, match="unknown tool set"):
+            select_tools(bad)
+
+
+def test_default_tool_list_is_small() -> None:
+    """tools/list is read on every turn: the default set's JSON stays under half of Playwright
+    MCP's (21.3k characters, issue 24); all tools remain a flag away."""
+    from pinchtab.mcp.tools import DEFAULT_TOOLS, select_tools
+
+    def size(tools) -> int:
+        return sum(len(json.dumps({"name": t.name, "description": t.description, "inputSchema": input_schema(t)},
+                                  separators=(",", ":"))) for t in tools)
+
+    assert size(select_tools(DEFAULT_TOOLS)) < 21_300 // 2 < size(TOOLS)
+
+
+def test_config_key_names_the_default_tool_set() -> None:
+    from pinchtab.config import load_config
+
+    assert load_config(environ={}).mcp.tools == "core"
+    assert load_config({"mcp": {"tools": "all"}}, environ={}).mcp.tools == "all"

@@ -23,6 +23,22 @@ TOOLS: tuple[ToolDef, ...] = (
     navigation.TOOLS + snapshot.TOOLS + actions.TOOLS + content.TOOLS + tabs.TOOLS + waits.TOOLS
     + observe.TOOLS + files.TOOLS + inspection.TOOLS
 )
+# What `pinchtab mcp --tools` takes besides `all`: the default set, then each family.
+FAMILIES: tuple[str, ...] = ("core", *dict.fromkeys(t.family for t in TOOLS))
+DEFAULT_TOOLS = "core"
 
-__all__ = ["INVALID_URL", "LOCAL_TOOLS", "TOOLS", "TOOL_ROUTES", "Arg", "ToolDef", "ToolInputError", "ToolOutput",
-           "argument_model", "check_url", "error_fields", "error_text", "input_schema"]
+
+def select_tools(spec: str) -> tuple[ToolDef, ...]:
+    """The tools of ``spec``: ``all``, or a comma list of ``core`` (the default set, small enough
+    to cost little context on every turn) and family names (``core,network,files``)."""
+    names = {n.strip() for n in spec.split(",") if n.strip()}
+    if "all" in names:
+        return TOOLS
+    unknown = sorted(names - set(FAMILIES))
+    if unknown or not names:
+        raise ValueError(f"unknown tool set {', '.join(unknown) or repr(spec)}: use all, or a comma list of "
+                         f"{', '.join(FAMILIES)}")
+    return tuple(t for t in TOOLS if t.family in names or (t.core and "core" in names))
+
+__all__ = ["DEFAULT_TOOLS", "FAMILIES", "INVALID_URL", "LOCAL_TOOLS", "TOOLS", "TOOL_ROUTES", "Arg", "ToolDef", "ToolInputError", "ToolOutput",
+           "argument_model", "check_url", "error_fields", "error_text", "input_schema", "select_tools"]

@@ -70,12 +70,12 @@ def act(kind: str, args: tuple[Arg, ...], *, selector_in_ref: bool = True) -> Ru
 
 def action_tool(name: str, kind: str, more: str = "", *, only: Iterable[str] | None = None,
                 required: Iterable[str] = (), described: dict[str, str] | None = None,
-                typed: dict[str, type] | None = None, selector_in_ref: bool = True) -> ToolDef:
+                typed: dict[str, type] | None = None, selector_in_ref: bool = True, core: bool = False) -> ToolDef:
     """The tool of one action kind: the kind's summary (and ``more``) as description."""
     args = kind_args(kind, only, required=required, described=described, typed=typed)
     summary = models.ACTION_SPECS_BY_NAME[kind].summary + "."
     return tool(name=name, description=f"{summary} {more}".strip(), args=args,
-                run=act(kind, args, selector_in_ref=selector_in_ref))
+                run=act(kind, args, selector_in_ref=selector_in_ref), core=core)
 
 
 REF = "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5)."
@@ -88,29 +88,29 @@ TOOLS = (
                 "(element.click()) or dispatch (synthetic events) reach a target covered by an overlay; "
                 "dialogAction answers a dialog the click opens.",
                 only=("ref", "mode", "dialog_action", "dialog_text"), required=("ref",), described={"ref": REF},
-                selector_in_ref=False),
+                selector_in_ref=False, core=True),
     action_tool("pinchtab_type", "type", "Keystrokes one by one; appends to what is there.",
                 only=("ref", "text"), required=("ref", "text"), described={"ref": REF, "text": "Text to type."},
-                selector_in_ref=False),
+                selector_in_ref=False, core=True),
     action_tool("pinchtab_press", "press", "The key goes to the focused element; Enter submits a form.",
                 only=("key",), required=("key",),
-                described={"key": "Key name: Enter, Tab, Escape, ArrowDown, Backspace, etc."}),
+                described={"key": "Key name: Enter, Tab, Escape, ArrowDown, Backspace, etc."}, core=True),
     action_tool("pinchtab_hover", "hover", "Triggers :hover styles, menus and tooltips.", only=("ref",),
-                required=("ref",), described={"ref": REF}, selector_in_ref=False),
+                required=("ref",), described={"ref": REF}, selector_in_ref=False, core=True),
     action_tool("pinchtab_focus", "focus", "", only=("ref",), required=("ref",), described={"ref": REF},
                 selector_in_ref=False),
     action_tool("pinchtab_select", "select", "", only=("ref", "value"), required=("ref", "value"),
-                described={"ref": "<select> element ref.", "value": "Option value to select."}, selector_in_ref=False),
+                described={"ref": "<select> element ref.", "value": "Option value to select."}, selector_in_ref=False, core=True),
     action_tool("pinchtab_scroll", "scroll", "With a ref, scrolls that element into view.", only=("ref", "pixels"),
                 described={"ref": "Element ref. Omit to scroll the whole page."}, typed={"pixels": float},
-                selector_in_ref=False),
+                selector_in_ref=False, core=True),
     action_tool("pinchtab_fill", "fill", "Sets the value and dispatches input/change events, so it works with "
                 "React, Vue, Angular and other frameworks that intercept native input events; prefer it over "
                 "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
                 only=("ref", "value"), required=("ref", "value"),
                 described={"ref": "Element ref (e.g. e5) or a selector: CSS, label:Email, placeholder:..., "
                                   "role:textbox Name, text:..., xpath:..., first:/last:/nth:<n>: wrappers.",
-                           "value": "Value to set."}),
+                           "value": "Value to set."}, core=True),
     action_tool("pinchtab_keyboard_type", "keyboard-type", "Real key events (keydown, keypress, input, keyup for "
                 "each character).", only=("text",), required=("text",),
                 described={"text": "Text to enter at the focused element."}),

@@ -43,6 +43,7 @@ TOOLS = (
         args=(TAB, field(models.ScreenshotQuery, "quality", type=float, description="JPEG quality 0-100 (default: PNG).")),
         run=_screenshot,
         read_only=True,
+        core=True,
     ),
     tool(
         name="pinchtab_get_text",
@@ -51,6 +52,7 @@ TOOLS = (
                          description="Return all of the page's raw innerText instead of the readable main content.")),
         run=_get_text,
         read_only=True,
+        core=True,
     ),
     tool(
         name="pinchtab_eval",

@@ -37,5 +37,6 @@ TOOLS = (
         "Then call pinchtab_snapshot (or pinchtab_find) to get element refs to act on.",
         args=(field(models.NavigateRequest, "url", description="Full URL including scheme (http:// or https://)."), TAB),
         run=_navigate,
+        core=True,
     ),
 )

@@ -81,6 +81,7 @@ class ToolDef:
     run: Runner
     read_only: bool = False
     destructive: bool = False  # side effects outside the page (closing a tab loses its state)
+    core: bool = False  # in the default tool set (``pinchtab mcp --tools core``)
     # The route of pinchtab.api the tool calls, from the table's ``mcp=`` names (None: no HTTP call).
     route: str | None = dc_field(init=False, default=None)
     required: tuple[str, ...] = dc_field(init=False, default=())

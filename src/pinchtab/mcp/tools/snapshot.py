@@ -36,6 +36,7 @@ TOOLS = (
         ),
         run=_snapshot,
         read_only=True,
+        core=True,
     ),
     tool(
         name="pinchtab_find",
@@ -46,5 +47,6 @@ TOOLS = (
               TAB),
         run=lambda c, a: c.find(a["query"], tab_id=a["tabId"]),
         read_only=True,
+        core=True,
     ),
 )

@@ -23,6 +23,7 @@ TOOLS = (
         args=(),
         run=_list_tabs,
         read_only=True,
+        core=True,
     ),
     tool(
         name="pinchtab_close_tab",
@@ -30,6 +31,7 @@ TOOLS = (
         args=(field(models.TabScoped, "tab_id", description="Tab to close. Closes the current tab if omitted."),),
         run=lambda c, a: c.close_tab(a["tabId"]),
         destructive=True,
+        core=True,
     ),
     tool(
         name="pinchtab_health",

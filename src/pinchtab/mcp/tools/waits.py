@@ -56,6 +56,7 @@ TOOLS = (
         args=(field(models.WaitRequest, "selector", required=True), TIMEOUT, TAB),
         run=_wait_for_selector,
         read_only=True,
+        core=True,
     ),
     _wait_for("pinchtab_wait_for_text", "text", "Wait until the page's text contains this text. "
               "Returns {waited, elapsed, match} or {waited: false, error} on timeout."),
