@@ -48,7 +48,6 @@ class Arg:
     type: Any = None  # the JSON type the spec gives, when it is not the model's (quality: number)
     description: str | None = None
     required: bool | None = None  # None: as the model says
-    minimum: float | None = None
 
     @property
     def is_required(self) -> bool:
@@ -64,9 +63,9 @@ def field(model: type[BaseModel], attr: str, *, name: str | None = None, type: A
     return Arg(name or info.alias or attr, model, attr, type, description, required)
 
 
-def own(name: str, type: Any, description: str, *, required: bool = False, minimum: float | None = None) -> Arg:
-    """An argument with no HTTP field behind it (``ms`` of pinchtab_wait, ``compact``)."""
-    return Arg(name, None, None, type, description, required, minimum)
+def own(name: str, type: Any, description: str, *, required: bool = False) -> Arg:
+    """An argument with no HTTP field behind it (``compact`` of pinchtab_snapshot, the mouse's ``action``)."""
+    return Arg(name, None, None, type, description, required)
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,8 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
             return _inline(defs[ref.rsplit("/", 1)[1]], defs)
-        return {k: _inline(v, defs) for k, v in node.items() if k != "title"}
+        # A "title" string is pydantic's label of a schema (a property named title is a dict).
+        return {k: _inline(v, defs) for k, v in node.items() if not (k == "title" and isinstance(v, str))}
     if isinstance(node, list):
         return [_inline(v, defs) for v in node]
     return node
@@ -119,10 +119,7 @@ def _property(arg: Arg) -> dict[str, Any]:
     if arg.model is None and typing.get_origin(arg.type) is typing.Literal:
         return {"type": "string", "enum": list(typing.get_args(arg.type)), "description": arg.description}
     if arg.model is None:
-        prop: dict[str, Any] = {"type": _JSON_TYPES[arg.type], "description": arg.description}
-        if arg.minimum is not None:
-            prop["minimum"] = arg.minimum
-        return prop
+        return {"type": _JSON_TYPES[arg.type], "description": arg.description}
     schema = _model_schema(arg.model)
     info = arg.model.model_fields[arg.attr or ""]
     prop = _inline(schema["properties"][info.alias or arg.attr], schema.get("$defs", {}))
@@ -167,7 +164,7 @@ def _unwrap_optional(annotation: Any) -> Any:
 
 def _annotation(arg: Arg) -> Any:
     if arg.model is None:
-        base, metadata = arg.type, [Field(ge=arg.minimum, description=arg.description)]
+        base, metadata = arg.type, [Field(description=arg.description)]
     else:
         info = arg.model.model_fields[arg.attr or ""]
         base = arg.type or _unwrap_optional(info.annotation)
