@@ -68,18 +68,17 @@ def _serve(app: Any, config: Config, log_level: str, tls: tuple[str, str] | None
 class _Commands(click.Group):
     """The client commands (one per route of the table, ~0.1 s to import and build) are added on
     first use of a name this group does not hold already, so ``pinchtab bridge`` and ``pinchtab
-    server`` reach Chromium and the bridge spawn without them."""
+    server`` reach Chromium and the bridge spawn without them. ``--help`` lists commands by
+    section (``pinchtab.commands``: run the server, drive a page, inspect, manage)."""
 
     _client_commands_added = False
 
     def add_client_commands(self) -> None:
         if not self._client_commands_added:
             self._client_commands_added = True
-            from pinchtab.client_commands import register as register_client_commands
-            from pinchtab.interaction_commands import register as register_interaction_commands
+            from pinchtab.commands import register
 
-            register_interaction_commands(self)  # before the route table's generic ones (clipboard read|write)
-            register_client_commands(self)
+            register(self)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
@@ -91,6 +90,20 @@ class _Commands(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         self.add_client_commands()
         return super().list_commands(ctx)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from pinchtab.commands import SECTIONS, section_of
+
+        rows: dict[str, list[tuple[str, str]]] = {}
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.setdefault(section_of(name) or "Other commands", []).append(
+                    (name, command.get_short_help_str(formatter.width - 6 - max(map(len, self.commands)))))
+        for section in (*SECTIONS, *sorted(set(rows) - set(SECTIONS))):
+            if rows.get(section):
+                with formatter.section(section):
+                    formatter.write_dl(rows[section])
 
 
 @click.group(cls=_Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

@@ -159,6 +159,12 @@ class InstancesConfig(_Section):
     proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
 
 
+class McpConfig(_Section):
+    # The tools `pinchtab mcp` offers (its --tools flag wins): all, or a comma list of core and
+    # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect).
+    tools: str = "core"
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
@@ -167,6 +173,7 @@ class Config(_Section):
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
+    mcp: McpConfig = Field(default_factory=McpConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""

@@ -63,7 +63,7 @@ class McpSession:
     """A `pinchtab mcp` subprocess and an initialized ClientSession, driven from a background loop."""
 
     def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None) -> None:
-        self.params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", *args], env=env)
+        self.params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", "--tools", "all", *args], env=env)
         self.errlog = errlog or sys.stderr
         self.loop = asyncio.new_event_loop()
         self.ready: Future[ClientSession] = Future()
@@ -249,7 +249,9 @@ def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, tab: st
     mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
     mcp.text("pinchtab_snapshot", {"tabId": tab})
     unknown = mcp.error("pinchtab_click", {"ref": "e999", "tabId": tab})
-    assert unknown.startswith("HTTP 500: ref not found (") and "e999" in unknown
+    assert unknown.startswith("HTTP 404: ref not found (") and "e999" in unknown  # the real status (issue 24)
+    fields = mcp.call("pinchtab_click", {"ref": "e999", "tabId": tab}).structured_content
+    assert fields is not None and (fields["status"], fields["code"]) == (404, "ref_not_found")
 
     missing = mcp.error("pinchtab_click", {"tabId": tab})
     assert "ref" in missing and "Field required" in missing

@@ -31,7 +31,7 @@ def mcp_url(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
     log = open(tmp_path_factory.mktemp("mcplog") / "mcp.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "pinchtab", "mcp", "--transport", "http", "--port", str(port), "--mcp-token", TOKEN,
-         "--server", bridge, "--no-autostart"], env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+         "--tools", "all", "--server", bridge, "--no-autostart"], env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

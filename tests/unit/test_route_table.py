@@ -50,7 +50,7 @@ def test_mcp_tools_and_routes_name_each_other() -> None:
 
 def test_every_cli_name_is_a_command() -> None:
     from pinchtab.cli import main
-    from pinchtab.client_commands import _command_names
+    from pinchtab.commands.table import command_names as _command_names
 
     main.add_client_commands()  # added on first use (pinchtab.cli._Commands)
     names = _command_names(main)

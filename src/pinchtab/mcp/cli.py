@@ -66,10 +66,13 @@ def _port(url: str) -> int:
               help="stdio, or http: the SDK's Streamable HTTP transport at http://HOST:PORT/mcp.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on with --transport http.")
 @click.option("--port", type=int, default=8931, show_default=True, help="Port to listen on with --transport http.")
+@click.option("--tools", "tool_set", metavar="SET",
+              help="Tools to offer: core (default, or mcp.tools of the config), all, or a comma list of core and "
+                   "families: navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect.")
 @click.option("--mcp-token", envvar="PINCHTAB_MCP_TOKEN",
               help="Bearer token MCP clients must send with --transport http (required; default $PINCHTAB_MCP_TOKEN).")
 def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, log_level: str,
-                transport: str, host: str, port: int, mcp_token: str | None) -> None:
+                transport: str, host: str, port: int, tool_set: str | None, mcp_token: str | None) -> None:
     """Serve the PinchTab browser tools over MCP on stdio (for Claude Desktop, Cursor, VS Code, ...),
     or over Streamable HTTP for agents on other machines (--transport http, bearer-token protected).
 
@@ -89,13 +92,22 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     from pinchtab.client import AsyncClient, default_server_url, default_token
     from pinchtab.errors import PinchtabError
     from pinchtab.mcp.server import build_server
+    from pinchtab.mcp.tools import select_tools
 
     explicit = bool(server_url or os.environ.get("PINCHTAB_SERVER"))
     try:
         url = (server_url or default_server_url()).rstrip("/")
         token = token if token is not None else default_token()
+        if tool_set is None:
+            from pinchtab.config import load_config
+
+            tool_set = load_config().mcp.tools
     except PinchtabError as exc:  # a broken config file
         raise click.ClickException(exc.message) from exc
+    try:
+        tools = select_tools(tool_set)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tools") from exc
     if transport == "http":
         from pinchtab.mcp.http import check_token
 
@@ -106,7 +118,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     before_call = None
     if not explicit and not no_autostart:
         before_call = _BackgroundStart(url, token).wait
-    server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper())
+    server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper(), tools=tools)
     gc.enable()  # off since pinchtab.mcp.early (stdio only), for the start-up imports
     if transport == "http":
         from pinchtab.mcp.http import serve_http

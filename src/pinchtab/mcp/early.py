@@ -30,7 +30,7 @@ from typing import Any
 import pinchtab
 
 # What the SDK (mcp_types.version.HANDSHAKE_PROTOCOL_VERSIONS) negotiates through `initialize`;
-# tests/unit/test_mcp_early.py keeps this and the whole answer equal to the SDK's own.
+# tests/unit/mcp/test_early.py keeps this and the whole answer equal to the SDK's own.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 CAPABILITIES = {"prompts": {"listChanged": False}, "resources": {"listChanged": False, "subscribe": False},
                 "tools": {"listChanged": False}}

@@ -1,4 +1,4 @@
-"""The MCP tool definitions: schema and validation from one Param list, and the error texts."""
+"""The MCP tool definitions: schema and validation from one argument list, and the error texts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 
 from pinchtab.client import PinchtabClientError
 from pinchtab.mcp.server import argument_model, input_schema
-from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, _check_url, error_text
+from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, error_fields, error_text
+from pinchtab.mcp.tools import check_url as _check_url
 
 BY_NAME = {t.name: t for t in TOOLS}
 
@@ -25,12 +26,15 @@ def test_schema_and_validation_agree(tool) -> None:
     if tool.required:
         with pytest.raises(pydantic.ValidationError):
             model.model_validate({})
-    args = model.model_validate({n: _sample(schema["properties"][n]["type"]) for n in tool.required})
+    args = model.model_validate({n: _sample(schema["properties"][n]) for n in tool.required})
     assert set(args.model_dump()) == set(schema["properties"])  # absent optionals arrive as None
 
 
-def _sample(json_type: str):
-    return {"string": "x", "number": 1.0, "boolean": True}[json_type]
+def _sample(prop: dict):
+    # A choice is validated as one (the request model's Literal): its first value is the sample.
+    if "enum" in prop:
+        return prop["enum"][0]
+    return {"string": "x", "number": 1.0, "boolean": True}[prop["type"]]
 
 
 def test_limits_come_from_the_http_models() -> None:
@@ -54,10 +58,13 @@ def test_error_texts_start_as_the_spec_says() -> None:
     def err(status: int, code: str, message: str = "detail") -> str:
         return error_text(PinchtabClientError(message, code, status=status))
 
-    assert err(404, "ref_not_found", "ref e5 not found") == "HTTP 500: ref not found (ref e5 not found)"
-    assert err(404, "stale_ref").startswith("HTTP 500: ref not found (")
+    # The real status (issue 24): PinchTab's spec reads "HTTP 500" where our HTTP API answers 404.
+    assert err(404, "ref_not_found", "ref e5 not found") == "HTTP 404: ref not found (ref e5 not found)"
+    assert err(404, "stale_ref").startswith("HTTP 404: ref not found (")
     assert err(403, "evaluate_disabled").startswith("HTTP 403: evaluate not allowed (")
     assert err(0, "server_unreachable", "Connection refused: no server").startswith("Connection refused")
     assert err(0, "server_unreachable", "boom").startswith("Connection refused")
     assert err(404, "tab_not_found", "tab X not found") == "HTTP 404: tab X not found"
     assert err(0, "timeout", "no answer in time") == "no answer in time"
+    assert error_fields(PinchtabClientError("ref e5 not found", "ref_not_found", status=404)) == {
+        "status": 404, "code": "ref_not_found", "error": "ref e5 not found"}

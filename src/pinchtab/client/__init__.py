@@ -2,9 +2,10 @@
 
 Every route of the table in ``pinchtab.api`` is a method: ``call(name, tab_id, **fields)`` builds a
 ``Call`` (HTTP method, path, query, body, how to read the answer) from the route and its request
-model, and hands it to ``self._send``. Routes without a hand-written method below get one named
-after the route (``pt.instance_logs("inst_1", lines=20)``); the hand-written ones only give a
-friendlier signature or unwrap the answer. ``Client._send`` runs a call and returns the value;
+model, and hands it to ``self._send``. Routes without a hand-written method below have a generated
+one named after the route (``pinchtab.client.routes``: ``pt.instance_logs("inst_1", lines=20)``);
+the hand-written ones give a friendlier signature or unwrap the answer. ``pt.tab(id)`` is a
+handle with the tab given once (``pinchtab.client.tab.Tab``). ``Client._send`` runs a call and returns the value;
 ``AsyncClient._send`` is a coroutine, so on ``AsyncClient`` every method returns an awaitable.
 
     with pinchtab.Client() as pt:
@@ -27,8 +28,10 @@ import httpx
 from pydantic import BaseModel
 
 from pinchtab import models
-from pinchtab.api import ROUTES, ROUTES_BY_NAME, Route
+from pinchtab.client.routes import RouteMethods
+from pinchtab.api import ROUTES_BY_NAME, Route
 from pinchtab.errors import PinchtabError
+from pinchtab.client.tab import Tab
 
 DEFAULT_TIMEOUT = 60.0
 # Extra seconds on top of a server-side timeout given in a call (navigate timeout, wait timeout),
@@ -124,8 +127,9 @@ def _seconds(ms: int | float | None) -> float | None:
     return None if ms is None else ms / 1000 + _TIMEOUT_MARGIN
 
 
-class _Routes:
-    """The PinchTab HTTP API, one method per route. Subclasses provide ``_send``."""
+class _Routes(RouteMethods):
+    """The PinchTab HTTP API, one method per route: those that shape an answer here, the others
+    generated (``client.routes``). Subclasses provide ``_send``."""
 
     def _send(self, call: Call) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -147,6 +151,10 @@ class _Routes:
     def tabs(self) -> list[dict[str, Any]]:
         """Open tabs: ``[{"id","url","title","type"}]``."""
         return self.call("tabs", parse=_key("tabs"))
+
+    def tab(self, tab_id: str | None = None) -> Tab:
+        """A handle on tab ``tab_id`` (None: the current tab): ``pt.tab(id).click("role:button Log in")``."""
+        return Tab(self, tab_id)
 
     def new_tab(self, url: str | None = None) -> dict[str, Any]:
         """Open a tab (about:blank without ``url``): ``{"tabId","url","title"}``."""
@@ -386,29 +394,6 @@ def _build_call(route: Route, tab_id: str | None, fields: dict[str, Any],
     return Call(route.method, path, params=wire or None, parse=parse or _PARSE[route.reply], timeout=_seconds(wait_ms))
 
 
-def _route_method(route: Route) -> Callable[..., Any]:
-    """A client method for a route without a hand-written one: positional arguments fill the path
-    parameters, then the required fields, in order; the rest are keyword fields."""
-    model = route.request
-    required = [n for n, f in model.model_fields.items() if f.is_required() and n not in route.path_params] if model else []
-    positional = list(route.path_params) + required
-
-    def method(self: _Routes, *args: Any, tab_id: str | None = None, **fields: Any) -> Any:
-        if len(args) > len(positional):
-            raise TypeError(f"{route.name}() takes {len(positional)} positional argument(s): {', '.join(positional)}")
-        fields.update(zip(positional, args))
-        return self.call(route.name, tab_id, **fields)
-
-    method.__name__ = route.name
-    method.__doc__ = f"{route.method} {route.path}: {route.summary}."
-    return method
-
-
-for _route in ROUTES:
-    if not hasattr(_Routes, _route.name):
-        setattr(_Routes, _route.name, _route_method(_route))
-
-
 _ACTION_FIELDS = {name: (info.alias or name) for name, info in models.ActionRequest.model_fields.items()}
 _ACTION_WIRE = set(_ACTION_FIELDS.values())
 
@@ -501,6 +486,10 @@ class Client(_Base):
             raise self._transport_error(exc) from exc
         return self._finish(call, res)
 
+    def open_tab(self, url: str | None = None) -> Tab:
+        """Open a tab (on ``url``) and answer its handle."""
+        return Tab(self, self.new_tab(url)["tabId"])
+
     def close(self) -> None:
         self._http.close()
 
@@ -517,7 +506,8 @@ class AsyncClient(_Base):
     ``async with AsyncClient() as pt: await pt.navigate("https://example.com")``
 
     The route methods are shared with ``Client`` (one definition), so their annotations show the
-    value; here each returns an awaitable of it. A static type checker does not know that.
+    value; here each returns an awaitable of it (the generated ones are typed ``Any``, which a type
+    checker lets you await).
     """
 
     def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -531,6 +521,10 @@ class AsyncClient(_Base):
         except httpx.TransportError as exc:
             raise self._transport_error(exc) from exc
         return self._finish(call, res)
+
+    async def open_tab(self, url: str | None = None) -> Tab:
+        """Open a tab (on ``url``) and answer its handle."""
+        return Tab(self, (await self.new_tab(url))["tabId"])
 
     async def aclose(self) -> None:
         await self._http.aclose()

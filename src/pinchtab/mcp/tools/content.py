@@ -1,0 +1,85 @@
+"""Reading the page: text, screenshot, PDF, JavaScript, cookies."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from mcp_types import ImageContent
+
+from pinchtab import models
+from pinchtab.client import AsyncClient
+from pinchtab.mcp.tools.common import TAB, as_int
+from pinchtab.mcp.tools.registry import ToolOutput, define, field
+
+tool = define("content")
+
+
+async def _screenshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    quality = as_int(a["quality"])
+    fmt = "png" if quality is None else "jpeg"
+    data = await c.screenshot(a["tabId"], format=fmt, quality=quality)
+    return ImageContent(type="image", data=base64.b64encode(data).decode(), mime_type=f"image/{fmt}")
+
+
+async def _get_text(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return (await c.text(a["tabId"], raw=bool(a["raw"])))["text"]
+
+
+async def _eval(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return json.dumps(await c.evaluate(a["expression"], a["tabId"]), ensure_ascii=False)
+
+
+async def _pdf(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    data = await c.pdf(a["tabId"], landscape=bool(a["landscape"]), scale=a["scale"], page_ranges=a["pageRanges"])
+    return base64.b64encode(data).decode()
+
+
+TOOLS = (
+    tool(
+        name="pinchtab_screenshot",
+        description="Capture a screenshot of the current page (viewport) as an image. PNG by default; JPEG when quality is given.",
+        args=(TAB, field(models.ScreenshotQuery, "quality", type=float, description="JPEG quality 0-100 (default: PNG).")),
+        run=_screenshot,
+        read_only=True,
+        core=True,
+    ),
+    tool(
+        name="pinchtab_get_text",
+        description="Extract the readable text content of the page (main content), suitable for summarisation and Q&A.",
+        args=(TAB, field(models.TextQuery, "raw",
+                         description="Return all of the page's raw innerText instead of the readable main content.")),
+        run=_get_text,
+        read_only=True,
+        core=True,
+    ),
+    tool(
+        name="pinchtab_eval",
+        description="Execute a JavaScript expression in the page and return its JSON-serialised result (promises are "
+        "awaited). Requires security.allowEvaluate: true in the PinchTab config; answers HTTP 403 otherwise.",
+        args=(field(models.EvaluateRequest, "expression", description="JavaScript expression to evaluate, e.g. document.title."),
+              TAB),
+        run=_eval,
+    ),
+    tool(
+        name="pinchtab_pdf",
+        description="Export the current page as a PDF document; returns the PDF bytes base64-encoded.",
+        args=(
+            TAB,
+            field(models.PdfRequest, "landscape", description="Landscape orientation (default portrait)."),
+            field(models.PdfRequest, "scale", description="Print scale 0.1-2.0 (default 1.0)."),
+            field(models.PdfRequest, "page_ranges"),
+        ),
+        run=_pdf,
+        read_only=True,
+    ),
+    tool(
+        name="pinchtab_cookies",
+        description="Get the cookies of the current page: an array of {name, value, domain, path, expires, httpOnly, "
+        "secure, sameSite}. Requires security.allowCookies in the PinchTab config.",
+        args=(TAB,),
+        run=lambda c, a: c.cookies(a["tabId"]),
+        read_only=True,
+    ),
+)

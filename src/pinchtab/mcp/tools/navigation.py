@@ -1,0 +1,42 @@
+"""Navigation: open a URL (in the session's tab)."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from pinchtab import models
+from pinchtab.client import AsyncClient, PinchtabClientError
+from pinchtab.mcp.tools.common import TAB, check_url
+from pinchtab.mcp.tools.registry import ToolOutput, define, field
+
+tool = define("navigation")
+
+# The tab each MCP session (its client) last navigated: pinchtab_navigate without tabId reuses it
+# ("uses current tab if omitted"), and opens a tab only when the session has none (or it closed).
+_SESSION_TAB: "weakref.WeakKeyDictionary[AsyncClient, str]" = weakref.WeakKeyDictionary()
+
+
+async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    url = check_url(a["url"])
+    tab = a["tabId"] or _SESSION_TAB.get(c)
+    try:
+        res = await c.navigate(url, tab_id=tab)
+    except PinchtabClientError as exc:
+        if a["tabId"] or not tab or exc.status != 404:
+            raise
+        res = await c.navigate(url)  # the session's tab was closed: a new one
+    _SESSION_TAB[c] = res["tabId"]
+    return {"tabId": res["tabId"], "url": res["url"], "title": res["title"]}
+
+
+TOOLS = (
+    tool(
+        name="pinchtab_navigate",
+        description="Navigate the browser to a URL and wait until the page has loaded. Returns {tabId, url, title}. "
+        "Then call pinchtab_snapshot (or pinchtab_find) to get element refs to act on.",
+        args=(field(models.NavigateRequest, "url", description="Full URL including scheme (http:// or https://)."), TAB),
+        run=_navigate,
+        core=True,
+    ),
+)
