@@ -56,6 +56,8 @@ def type_text(tp: Any) -> str:
     if isinstance(tp, type) and tp.__module__ == "builtins":
         return tp.__name__
     origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is typing.Annotated:  # a validated type (models.Printable): the caller passes its base
+        return type_text(args[0])
     if origin is typing.Literal:
         return f"Literal[{', '.join(json.dumps(a) for a in args)}]"
     if origin in (typing.Union, types.UnionType):
