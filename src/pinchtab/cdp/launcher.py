@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pinchtab.cdp import chrome_paths
+import pinchtab.cdp.chrome_paths as chrome_paths
 from pinchtab.errors import BrowserError
 
 BASE_FLAGS = (
