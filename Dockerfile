@@ -2,7 +2,18 @@
 #   docker build -t pinchtab:0.1.0 .
 #   docker run --rm -p 9867:9867 -e PINCHTAB_TOKEN=... pinchtab:0.1.0            # a bridge
 #   docker run --rm -p 9867:9867 -e PINCHTAB_TOKEN=... pinchtab:0.1.0 server --bind 0.0.0.0
-# Debian slim with Debian's own chromium (the same browser the tests use), a non-root user.
+# Two stages: the wheel is built from the source, and the runtime installs that wheel alone (what
+# `pip install pinchtab` gives a user; tests/e2e/test_wheel.py does the same install steps and
+# serves a page with it). Debian slim with Debian's own chromium (the browser the tests use).
+
+FROM python:3.11-slim-bookworm AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md LICENSE ./
+COPY src ./src
+RUN pip wheel --no-deps --wheel-dir /dist .
+
 FROM python:3.11-slim-bookworm
 
 ENV DEBIAN_FRONTEND=noninteractive \
@@ -22,20 +33,23 @@ RUN groupadd --gid 10001 pinchtab \
  && mkdir -p /data \
  && chown pinchtab:pinchtab /data
 
-WORKDIR /opt/pinchtab
-COPY pyproject.toml README.md ./
-COPY src ./src
-RUN pip install . && rm -rf /opt/pinchtab/src
+# The wheel into its own venv: dependencies from the index, pinchtab from the build stage.
+COPY --from=build /dist /tmp/dist
+RUN python -m venv /opt/pinchtab \
+ && /opt/pinchtab/bin/pip install /tmp/dist/pinchtab-*.whl \
+ && rm -rf /tmp/dist
 
 USER 10001:10001
-ENV HOME=/home/pinchtab \
+ENV PATH=/opt/pinchtab/bin:$PATH \
+    HOME=/home/pinchtab \
     PINCHTAB_CHROME=/usr/lib/chromium/chromium \
     PINCHTAB_STATE_DIR=/data/state \
     PINCHTAB_PORT=9867
 VOLUME ["/data"]
 EXPOSE 9867
 
-# /health is public (no token) on the bridge, the server and `pinchtab mcp --transport http`.
+# /health is public (no token) on the bridge, the server and `pinchtab mcp --transport http`, and
+# answers 503 while the browser (the server's default instance) is down: urlopen raises on it.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/health' % os.environ.get('PINCHTAB_PORT', '9867'), timeout=2)"]
 

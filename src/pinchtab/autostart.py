@@ -68,8 +68,9 @@ def _healthy(base_url: str) -> bool:
 def adopt(base_url: str, proc: subprocess.Popen[bytes], timeout: float = DEFAULT_TIMEOUT) -> bool:
     """Wait for a server started as ``pinchtab server --autostarted`` (by ``pinchtab.mcp.early``)
     to answer at ``base_url``. True when it did (it is then in ``started``); False when it exited
-    first, which it does quietly when it found another server running, or on a failure
-    (``ensure_server`` then tries again and reports it)."""
+    quietly (it found another server running) or did not answer in time (``ensure_server`` then
+    decides). Raise ``NotReady`` with the reason when it failed (a server started by
+    ``--autostarted`` exits when it cannot start a browser)."""
     base_url = base_url.rstrip("/")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
@@ -77,12 +78,16 @@ def adopt(base_url: str, proc: subprocess.Popen[bytes], timeout: float = DEFAULT
             started[base_url] = proc
             return True
         time.sleep(POLL)
+    if proc.returncode:
+        raise NotReady(f"the pinchtab server exited with code {proc.returncode}: "
+                       f"{_tail(log_path(urlsplit(base_url).port or DEFAULT_PORT))}", "server_start_failed")
     return False
 
 
 def server_command(port: int) -> list[str]:
-    """The command that starts a local ``pinchtab server`` on ``port``."""
-    return [sys.executable, "-m", "pinchtab", "server", "--port", str(port)]
+    """The command that starts a local ``pinchtab server`` on ``port``: ``--autostarted`` makes it
+    exit with the reason when it cannot start a browser, rather than serve without one."""
+    return [sys.executable, "-m", "pinchtab", "server", "--autostarted", "--port", str(port)]
 
 
 def log_path(port: int) -> Path:

@@ -192,6 +192,11 @@ from pinchtab.mcp.cli import mcp_command  # noqa: E402
 
 main.add_command(mcp_command, "mcp")
 
+from pinchtab.admin_cli import COMMANDS as ADMIN_COMMANDS  # noqa: E402  doctor, status, stop
+
+for _command in ADMIN_COMMANDS:
+    main.add_command(_command)
+
 
 if __name__ == "__main__":
     main()

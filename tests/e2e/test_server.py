@@ -104,11 +104,12 @@ class ServerProc:
         self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False, headers=auth)
         self.log_path = tmp / "server.log"
 
-    def wait_ready(self) -> None:
+    def wait_ready(self, down_ok: bool = False) -> None:
+        """Until /health answers 200 (or 503, the default instance down, with ``down_ok``)."""
         def up() -> bool:
             assert self.proc.poll() is None, f"server exited: {self.log_path.read_text()[-3000:]}"
             try:
-                return self.http.get("/health").status_code == 200
+                return self.http.get("/health").status_code in ((200, 503) if down_ok else (200,))
             except httpx.HTTPError:
                 return False
 
@@ -146,11 +147,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     yield from running_server(ServerProc(tmp_path_factory.mktemp("server")))
 
 
-def running_server(srv: ServerProc) -> Iterator[ServerProc]:
+def running_server(srv: ServerProc, down_ok: bool = False) -> Iterator[ServerProc]:
     """``srv`` once it answers; afterwards nothing of it may survive, whatever a test did."""
     groups: set[int] = set()
     try:
-        srv.wait_ready()
+        srv.wait_ready(down_ok)
         groups = srv.process_groups()
         yield srv
     finally:

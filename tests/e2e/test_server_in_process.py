@@ -83,9 +83,12 @@ def test_nothing_survives_the_server(server: ServerProc) -> None:
 def test_a_chromium_that_cannot_start_is_the_instance_error(tmp_path_factory: pytest.TempPathFactory) -> None:
     srv = ServerProc(tmp_path_factory.mktemp("in-process-bad"),
                      extra={"server": {"defaultInProcess": "on"}, "browser": {"binary": "/nonexistent/chrome"}})
-    for running in running_server(srv):
+    for running in running_server(srv, down_ok=True):
         inst = wait_until(lambda: (i := default_instance(running))["status"] == "error" and i, 30, "the start to fail")
         assert "/nonexistent/chrome" in inst["error"], inst
         res = running.http.post("/navigate", json={"url": "http://127.0.0.1:1/"})
         assert res.status_code == 503 and "/nonexistent/chrome" in res.json()["error"], res.text
-        assert running.http.get("/health").status_code == 200  # the server itself stays up
+        # The server itself stays up, and its /health says the default instance is down, and why.
+        health = running.http.get("/health")
+        assert health.status_code == 503, health.text
+        assert health.json()["status"] == "down" and "/nonexistent/chrome" in health.json()["reason"], health.text

@@ -13,19 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pinchtab.cdp.chrome_paths as chrome_paths
 from pinchtab.errors import BrowserError
-
-# Debian's /usr/bin/chromium is a shell wrapper that adds flags; the real binary comes first.
-KNOWN_PATHS = (
-    "/usr/lib/chromium/chromium",
-    "/usr/lib/chromium-browser/chromium-browser",
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/usr/bin/google-chrome-stable",
-    "/opt/google/chrome/chrome",
-    "/snap/bin/chromium",
-)
 
 BASE_FLAGS = (
     "--no-sandbox",
@@ -53,28 +42,27 @@ BASE_FLAGS = (
 # Lines Chromium prints on every headless start here; they never explain a failure.
 _STDERR_NOISE = ("dbus", "DevTools listening", "Fontconfig", "gcm", "google_apis", "ALSA", "Floss", "bluez")
 
-INSTALL_HINT = (
-    "install it with `apt-get install chromium` (or ./scripts/bootstrap.sh), "
-    "or point PINCHTAB_CHROME / browser.binary at a Chrome or Chromium binary"
-)
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def find_chrome(configured: str | None = None) -> str:
-    """The browser binary: the configured one, then ``PINCHTAB_CHROME``, then known paths."""
+    """The browser binary: the configured one, then ``PINCHTAB_CHROME``, then the platform's
+    install paths and Playwright's cache (:mod:`pinchtab.cdp.chrome_paths`), then the ``PATH``."""
     for candidate, source in ((configured, "browser.binary"), (os.environ.get("PINCHTAB_CHROME"), "PINCHTAB_CHROME")):
         if candidate:
             path = shutil.which(candidate) or candidate
-            if os.path.isfile(path) and os.access(path, os.X_OK):
+            if _executable(path):
                 return path
             raise BrowserError(f"{source} is set to {candidate!r}, which is not an executable file", "chrome_not_found")
-    for path in KNOWN_PATHS:
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+    for path in chrome_paths.candidates():
+        if _executable(path):
             return path
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+    for name in chrome_paths.PATH_NAMES:
         path = shutil.which(name)
         if path:
             return path
-    raise BrowserError(f"No Chromium found; {INSTALL_HINT}", "chrome_not_found")
+    raise BrowserError(f"No Chrome or Chromium found; {chrome_paths.install_hint()}", "chrome_not_found")
 
 
 @dataclass

@@ -117,7 +117,7 @@ class Ctx:
         from pinchtab.autostart import ensure_server
 
         if ensure_server(self.url, self.token):
-            click.echo(f"pinchtab: started a server at {self.url} (it keeps running; stop it with kill)", err=True)
+            click.echo(f"pinchtab: started a server at {self.url} (it keeps running; stop it with `pinchtab stop`)", err=True)
 
     def out(self, value: Any, text: str | Callable[[Any], str] | None = None) -> None:
         if self.as_json or text is None:

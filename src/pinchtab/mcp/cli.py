@@ -17,6 +17,7 @@ class _BackgroundStart:
     def __init__(self, url: str, token: str | None) -> None:
         self.url = url
         self.token = token
+        self.failure: str | None = None  # why no server could be started
         self.done = threading.Event()
         threading.Thread(target=self._run, name="pinchtab-autostart", daemon=True).start()
 
@@ -35,8 +36,9 @@ class _BackgroundStart:
                     "it keeps running after this session",
                     err=True,
                 )
-        except Exception as exc:  # reported on stderr; the tool calls then say "Connection refused"
-            click.echo(f"pinchtab mcp: could not start a server at {self.url}: {exc}", err=True)
+        except Exception as exc:  # reported on stderr, and by every tool call (wait)
+            self.failure = f"could not start a server at {self.url}: {exc}"
+            click.echo(f"pinchtab mcp: {self.failure}", err=True)
         finally:
             self.done.set()
 
@@ -45,6 +47,10 @@ class _BackgroundStart:
             import anyio.to_thread
 
             await anyio.to_thread.run_sync(self.done.wait)
+        if self.failure:
+            from pinchtab.client import PinchtabClientError
+
+            raise PinchtabClientError(f"Connection refused: {self.failure}", "server_unreachable", status=0)
 
 
 def _port(url: str) -> int:

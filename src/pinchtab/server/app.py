@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -67,6 +68,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
                 if inst.status != "running":
                     log.error("the default instance did not start: %s", inst.error)
             except PinchtabError as exc:
+                handlers.default_failure = exc.message  # no instance to read it from: /health says it
                 log.error("the default instance did not start: %s", exc.message)
         try:
             yield
@@ -84,6 +86,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     attachments = Attachments(manager, upstream, config.security.attach)
     discovery = Discovery(config.discovery, attachments)
     handlers = ServerHandlers(manager, profiles, router, routes, upstream, attachments, supervisor)
+    handlers.default_wanted = start_default
 
     def lookup(route: Route) -> Handler:
         return getattr(handlers, route.name)  # type: ignore[no-any-return]
@@ -113,15 +116,36 @@ class ServerHandlers:
         self.router = router
         self.routes = routes
         self.client = client
+        self.default_wanted = False  # server.defaultInstance: /health is down while that instance is
+        self.default_failure: str | None = None  # why it could not even be created
 
-    async def health(self) -> dict[str, Any]:
+    def default_down(self) -> str | None:
+        """Why the default instance (when the server runs one) cannot serve: it failed to start,
+        its bridge or browser died, or it is (re)starting. None while it runs, and once someone
+        stopped it on purpose (POST /instances/{id}/stop): that is not a fault of the server."""
+        if not self.default_wanted:
+            return None
+        inst = next((i for i in self.manager.list() if i.default), None)
+        if inst is None:  # it could not be created, or it was stopped (and so removed) on purpose
+            return self.default_failure
+        if inst.status not in ("error", "starting"):
+            return None
+        return f"the default instance {inst.id} is {inst.status}" + (f": {inst.error}" if inst.error else "")
+
+    async def health(self) -> Reply:
+        """200 while the server can serve a browser: 503 with ``reason`` while its default instance
+        is down (starting, failed, crashed, stopped), so probes and autostart see it."""
         running = self.manager.running()
         default = self.manager.default_instance()
-        return {
-            "status": "ok", "mode": "server", "version": pinchtab.__version__,
-            "instances": len(running), "tabs": sum(i.tabs for i in running),
+        reason = self.default_down()
+        out = {
+            "status": "down" if reason else "ok", "mode": "server", "version": pinchtab.__version__,
+            "pid": os.getpid(), "instances": len(running), "tabs": sum(i.tabs for i in running),
             "defaultInstance": default.id if default else None,
         }
+        if reason:
+            out["reason"] = reason
+        return Reply(out, 503 if reason else 200)
 
     async def tabs(self) -> dict[str, Any]:
         return (await self.router.all_tabs()).answer()

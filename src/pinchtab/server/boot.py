@@ -50,7 +50,7 @@ def run(config: Config, log_level: str, start_default: bool, *, autostarted: boo
     """``embed_bridge`` serves a bridge in this process (pinchtab.bridge.embedded.start); used
     for the default instance when ``default_in_process`` says so."""
     embed = embed_bridge if embed_bridge is not None and default_in_process(config, autostarted) else None
-    asyncio.run(_serve(config, log_level, start_default, embed))
+    asyncio.run(_serve(config, log_level, start_default, embed, need_browser=autostarted and start_default))
 
 
 def default_in_process(config: Config, autostarted: bool) -> bool:
@@ -67,17 +67,23 @@ def _bridge_client(config: Config) -> Any:
 
 
 async def _serve(config: Config, log_level: str, start_default: bool,
-                 embed: Callable[[dict[str, Any]], Any] | None = None) -> None:
+                 embed: Callable[[dict[str, Any]], Any] | None = None, *, need_browser: bool = False) -> None:
+    """``need_browser``: exit (code 3) with the reason when the default instance does not start,
+    instead of serving without a browser: an autostarted server is useful for nothing else, and its
+    starter (pinchtab.autostart) reports the exit with the log's tail."""
     from pinchtab.server.instances import InstanceManager
     from pinchtab.server.profiles import ProfileStore
 
     manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
                               lambda: _bridge_client(config),
                               embed_default=embed)
+    failure = None
+    inst = None
     if start_default:
         try:
-            await manager.start_default(wait=False)  # spawned now; the app's start-up waits for it
+            inst = await manager.start_default(wait=False)  # spawned now; the app's start-up waits for it
         except PinchtabError as exc:
+            failure = exc.message
             log.error("the default instance did not start: %s", exc.message)
 
     import uvicorn
@@ -85,6 +91,15 @@ async def _serve(config: Config, log_level: str, start_default: bool,
     from pinchtab.server.app import create_app
 
     app = create_app(config, default_instance=start_default, manager=manager)
+    if need_browser:
+        if inst is not None:
+            await manager.wait_ready(inst)
+            if inst.status != "running":
+                failure = inst.error or f"it ended up {inst.status}"
+        if failure is not None:
+            log.error("exiting: no browser, the default instance did not start: %s", failure)
+            await manager.close()
+            raise SystemExit(3)
     server = uvicorn.Server(uvicorn.Config(app, host=config.server.bind, port=config.server.port,
                                            log_level=log_level, access_log=False))
     gc.freeze()  # what start-up loaded lives on; the collector is off until here (pinchtab.cli)

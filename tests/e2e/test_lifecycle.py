@@ -1,0 +1,92 @@
+"""Honest health and lifecycle with a real Chromium: an autostarted server that cannot start a
+browser exits with the reason, which ``pinchtab mcp`` tool calls then report; ``pinchtab status``
+and ``pinchtab stop`` on a running server; ``pinchtab doctor`` with its headless start."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pinchtab import autostart
+from pinchtab.cli import main
+from pinchtab.errors import NotReady
+from tests.e2e.test_mcp import McpSession
+from tests.e2e.test_server import ServerProc, live_in_groups, running_server, wait_until
+from tests.fixtures.harness import free_port
+
+
+def isolated_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
+    env.update(PINCHTAB_STATE_DIR=str(tmp_path / "state"), PINCHTAB_CONFIG=str(tmp_path / "none.json"), **extra)
+    return env
+
+
+def test_an_autostarted_server_without_a_browser_exits_with_the_reason(tmp_path: Path) -> None:
+    env = isolated_env(tmp_path, PINCHTAB_PORT=str(free_port()), PINCHTAB_CHROME="/nonexistent/chrome")
+    out = subprocess.run([sys.executable, "-m", "pinchtab", "server", "--autostarted"], env=env,
+                         capture_output=True, text=True, timeout=90)
+    assert out.returncode == 3
+    (log,) = (tmp_path / "state" / "logs").glob("server-*.log")
+    assert "exiting: no browser" in log.read_text() and "/nonexistent/chrome" in log.read_text()
+
+
+def test_ensure_server_reports_why_the_server_it_started_exited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in isolated_env(tmp_path, PINCHTAB_CHROME="/nonexistent/chrome").items():
+        monkeypatch.setenv(key, value)
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(NotReady) as err:
+        autostart.ensure_server(url, timeout=90)
+    assert "exited with code 3" in err.value.message and "/nonexistent/chrome" in err.value.message
+    autostart.started.pop(url, None)
+
+
+def test_mcp_tool_calls_say_why_no_server_could_start(tmp_path: Path) -> None:
+    env = isolated_env(tmp_path, PINCHTAB_PORT=str(free_port()), PINCHTAB_CHROME="/nonexistent/chrome")
+    with open(tmp_path / "mcp-stderr.txt", "w+") as errlog, McpSession([], env=env, errlog=errlog) as session:
+        text = session.error("pinchtab_health")
+        assert text.startswith("Connection refused") and "/nonexistent/chrome" in text, text
+        assert "/nonexistent/chrome" in session.error("pinchtab_navigate", {"url": "http://127.0.0.1:1/"})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    yield from running_server(ServerProc(tmp_path_factory.mktemp("lifecycle")))
+
+
+def test_status_then_stop_of_a_running_server(server: ServerProc, pages: str) -> None:
+    runner = CliRunner()
+    env = {"PINCHTAB_SERVER": server.url}
+    assert server.http.post("/navigate", json={"url": f"{pages}/buttons.html"}).status_code == 200
+    out = runner.invoke(main, ["status"], env=env)
+    assert out.exit_code == 0, out.output
+    assert f"pinchtab server at {server.url}: ok" in out.output and f"pid {server.proc.pid}" in out.output
+    assert "default running" in out.output and "buttons.html" in out.output
+    data = json.loads(runner.invoke(main, ["status", "--json"], env=env).output)
+    assert data["healthy"] and data["mode"] == "server" and len(data["instances"]) == 1 and data["tabs"]
+
+    groups = server.process_groups()
+    assert groups
+    stopped = runner.invoke(main, ["stop", "--json"], env=env)
+    assert stopped.exit_code == 0, stopped.output
+    assert json.loads(stopped.output) | {"forced": False} == {
+        "stopped": True, "url": server.url, "pid": server.proc.pid, "mode": "server", "forced": False}
+    assert server.proc.wait(10) is not None
+    wait_until(lambda: not live_in_groups(groups), 15, "the server's bridges and browsers to exit")
+    assert runner.invoke(main, ["status"], env=env).exit_code == 1
+
+
+def test_doctor_passes_here_with_a_headless_start(tmp_path: Path) -> None:
+    env = isolated_env(tmp_path, PINCHTAB_PORT=str(free_port()))
+    out = subprocess.run([sys.executable, "-m", "pinchtab", "doctor", "--json"], env=env, capture_output=True,
+                         text=True, timeout=120)
+    data = json.loads(out.stdout)
+    checks = {c["name"]: c for c in data["checks"]}
+    assert out.returncode == 0 and data["ok"], out.stdout + out.stderr
+    assert "launched and closed" in checks["headless start"]["detail"]
