@@ -181,13 +181,17 @@ class _Routes(RouteMethods):
         block_images: bool = False,
         block_media: bool = False,
         current_tab: bool = False,
+        snap: bool = False,
+        snap_diff: bool = False,
     ) -> dict[str, Any]:
         """Load ``url`` and answer after it loaded: ``{"tabId","url","title"}``. ``timeout`` in ms.
-        Without ``tab_id`` a new tab opens (PinchTab's rule), unless ``current_tab``."""
+        Without ``tab_id`` a new tab opens (PinchTab's rule), unless ``current_tab``. ``snap``
+        (``snap_diff``) adds the page's interactive compact snapshot (what changed) as ``snapshot``."""
         return self.call(
             "navigate", tab_id, wait_ms=timeout, url=url, new_tab=new_tab or None, timeout=timeout,
             wait_for=wait_for, wait_selector=wait_selector, block_images=block_images or None,
-            block_media=block_media or None, current_tab=current_tab or None,
+            block_media=block_media or None, current_tab=current_tab or None, snap=snap or None,
+            snap_diff=snap_diff or None,
         )
 
     def back(self, tab_id: str | None = None) -> dict[str, Any]:
@@ -243,11 +247,13 @@ class _Routes(RouteMethods):
         return self.call("action", tab_id, kind=kind, ref=ref, selector=selector, **fields)
 
     def actions(self, actions: list[dict[str, Any]], tab_id: str | None = None,
-                stop_on_error: bool | None = None) -> dict[str, Any]:
+                stop_on_error: bool | None = None, snap: bool = False, snap_diff: bool = False) -> dict[str, Any]:
         """Run actions in order, stopping at the first failure. Each item is a dict with ``kind``
         and the fields of ``action()`` (snake_case or camelCase keys). ``stop_on_error`` given:
-        PinchTab's batch, every outcome in ``results`` and no error raised (see the route)."""
-        return self.call("actions", tab_id, actions=[_action_body(**a) for a in actions], stop_on_error=stop_on_error)
+        PinchTab's batch, every outcome in ``results`` and no error raised (see the route).
+        ``snap``/``snap_diff``: the page after the batch as ``snapshot``."""
+        return self.call("actions", tab_id, actions=[_action_body(**a) for a in actions], stop_on_error=stop_on_error,
+                         snap=snap or None, snap_diff=snap_diff or None)
 
     def click(self, ref: str, tab_id: str | None = None, **fields: Any) -> dict[str, Any]:
         return self.action("click", ref, tab_id=tab_id, **fields)

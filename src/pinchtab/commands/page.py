@@ -48,7 +48,10 @@ def _find_text(v: dict[str, Any]) -> str:
 @option(models.NavigateRequest, "new_tab")
 @option(models.NavigateRequest, "timeout")
 @option(models.NavigateRequest, "wait_for")
-def nav(ctx: Ctx, url: str, tab_id: str | None, new_tab: bool, timeout: int | None, wait_for: str | None) -> None:
+@option(models.NavigateRequest, "snap")
+@option(models.NavigateRequest, "snap_diff")
+def nav(ctx: Ctx, url: str, tab_id: str | None, new_tab: bool, timeout: int | None, wait_for: str | None,
+        snap: bool, snap_diff: bool) -> None:
     """Open URL and wait until it has loaded.
 
     \b
@@ -58,7 +61,8 @@ def nav(ctx: Ctx, url: str, tab_id: str | None, new_tab: bool, timeout: int | No
     """
     # A shell user's rule: without --tab, the current tab (not a new one each time).
     ctx.out(ctx.client.navigate(url, tab_id=tab_id, new_tab=new_tab, timeout=timeout, wait_for=wait_for,
-                                current_tab=not (tab_id or new_tab)), _location)
+                                current_tab=not (tab_id or new_tab), snap=snap, snap_diff=snap_diff),
+            then_snapshot(_location))
 
 
 @command("snap", INSPECT)
@@ -83,14 +87,27 @@ def snap(ctx: Ctx, tab_id: str | None, interactive: bool, compact: bool, diff: b
     click.echo(json.dumps(value, indent=2, ensure_ascii=False) if isinstance(value, dict) else value.rstrip("\n"))
 
 
+def then_snapshot(render: Any) -> Any:
+    """``render``'s text, then the page's snapshot when the answer carries one (--snap, --snap-diff)."""
+
+    def text(v: dict[str, Any]) -> str:
+        out = render(v)
+        return f"{out}\n{v['snapshot'].rstrip()}" if isinstance(v.get("snapshot"), str) else out
+
+    return text
+
+
+_SNAP = (option(models.ActionRequest, "snap"), option(models.ActionRequest, "snap_diff"))
+
+
 def _action_command(kind: str, doc: str, *params: Any) -> None:
     """The entry of one action kind: its arguments become ActionRequest fields."""
 
     def act(ctx: Ctx, tab_id: str | None, **fields: Any) -> None:
-        ctx.out(ctx.client.action(kind, tab_id=tab_id, **fields), action_text)
+        ctx.out(ctx.client.action(kind, tab_id=tab_id, **fields), then_snapshot(action_text))
 
     act.__doc__ = doc
-    for param in reversed(params):
+    for param in reversed((*params, *_SNAP)):
         act = param(act)
     command(kind, DRIVE)(act)
 

@@ -18,7 +18,7 @@ from pinchtab.models.replies import Blob, Reply  # noqa: F401
 from pinchtab.models.refs import REF_PATTERN, REF_PREFIX, as_ref, is_ref, ref_number  # noqa: F401
 from pinchtab.models.actions import (  # noqa: F401
     ActionFamily, ActionTarget, ActionKindSpec, ACTION_SPECS, ACTION_SPECS_BY_NAME, ACTION_KINDS, ActionKind,
-    COMMON_FIELDS, ActionRequest, ActionsRequest,
+    COMMON_FIELDS, SNAP, SNAP_DIFF, ActionRequest, ActionsRequest,
 )
 from pinchtab.models.core import (  # noqa: F401
     NavigateRequest, TabRequest, CloseRequest, SnapshotQuery, FindRequest, TextQuery, ScreenshotQuery, PdfRequest,

@@ -61,7 +61,10 @@ ACTION_KINDS: tuple[str, ...] = tuple(ACTION_SPECS_BY_NAME)
 ActionKind = Literal[ACTION_KINDS]  # type: ignore[valid-type]
 # Fields every kind takes: where it acts, who acts, and what happens around it.
 COMMON_FIELDS = ("tab_id", "owner", "ref", "selector", "x", "y", "wait_nav", "dialog_action", "dialog_text",
-                 "auto_switch")
+                 "auto_switch", "snap", "snap_diff")
+SNAP = "Answer with the interactive compact snapshot of the tab after the step (one round trip, not two)."
+SNAP_DIFF = ("Answer with only what the step added, changed or removed since the tab's previous snapshot "
+             "(interactive, compact; refs stay valid).")
 
 
 # Wheel deltas and drag offsets: finite and within the coordinates Chromium takes (a delta of 4e38, past
@@ -98,6 +101,8 @@ class ActionRequest(TabScoped, Leased):
     dialog_action: Literal["accept", "dismiss"] | None = Field(
         None, description="Answer a JavaScript dialog this action opens (accept or dismiss).")
     dialog_text: str | None = Field(None, max_length=8192, description="Prompt text when dialogAction is accept.")
+    snap: bool = Field(False, description=SNAP)
+    snap_diff: bool = Field(False, description=SNAP_DIFF)
     auto_switch: bool = Field(
         True, description="A tab this action opens (target=_blank, window.open) becomes the current tab "
                           "(result.switchedToTab), as in PinchTab; false closes it and the current tab stays.")
@@ -109,3 +114,5 @@ class ActionsRequest(TabScoped, Leased):
         None, description="PinchTab's batch: given, every action's outcome is in `results` ({index, success, "
                           "result | error}) with total/successful/failed, and the answer is 200; false runs on past "
                           "a failure, true stops after it. Omitted: the first failure is the answer (its status).")
+    snap: bool = Field(False, description="After the whole batch: " + SNAP)
+    snap_diff: bool = Field(False, description="After the whole batch: " + SNAP_DIFF)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from pinchtab.models.actions import SNAP, SNAP_DIFF
 from pinchtab.models.base import (
     MAX_QUERY_CHARS, MAX_SELECTOR_CHARS, MAX_WAIT_MS, ApiModel, Printable, TabScoped,
 )
@@ -23,6 +24,8 @@ class NavigateRequest(TabScoped):
     wait_selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Also wait until this CSS selector is present.")
     block_images: bool = Field(False, description="Do not load images in this tab.")
     block_media: bool = Field(False, description="Do not load audio, video and fonts in this tab.")
+    snap: bool = Field(False, description=SNAP)
+    snap_diff: bool = Field(False, description=SNAP_DIFF)
 
 
 class TabRequest(TabScoped):

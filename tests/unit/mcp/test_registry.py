@@ -32,7 +32,7 @@ def test_action_tools_follow_the_kind_declaration(name: str) -> None:
 def test_a_kind_without_restriction_takes_its_declared_fields() -> None:
     args = kind_args("drag")
     assert [a.name for a in args] == ["ref", "selector", "x", "y", "toRef", "toSelector", "toX", "toY", "dragX",
-                                      "dragY", "tabId"]
+                                      "dragY", "snap", "snapDiff", "tabId"]
     with pytest.raises(ValueError, match="not fields of the kind"):
         kind_args("press", ("key", "value"))
 

@@ -105,7 +105,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     block_images=req.block_images,
                     block_media=req.block_media,
                 )
-                return downloads_policy.navigate_answer(out, self.config)
+                out = downloads_policy.navigate_answer(out, self.config)
+                if req.snap or req.snap_diff:
+                    out["snapshot"] = await self._snapshot_after(tab, diff=req.snap_diff)
+                return out
             except PinchtabError as exc:
                 # The tab exists (it may even be new): say which, so it can be used or closed.
                 exc.extra.setdefault("tabId", tab.id)
@@ -148,6 +151,18 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             return snapshot_files.write(self.config, snap, out, req.format)
         return out
 
+    async def _snapshot_after(self, tab: Any, *, diff: bool) -> str:
+        """The interactive compact snapshot an action or navigation answers with (``snap``), or only
+        what changed since the tab's previous snapshot (``snapDiff``): one round trip per step."""
+        snap = await snapshot.capture(tab, interactive=True)
+        previous = tab.refs.replace(snap)
+        if diff:
+            def shape() -> Any:
+                return formatting.render_diff(snap, formatting.diff_snapshots(previous, snap), "compact")
+
+            return await off_loop(shape, what="snapshot diff")
+        return await off_loop(formatting.render, snap, "compact", what="snapshot")
+
     async def find(self, req: m.FindRequest) -> dict[str, Any]:
         from pinchtab.browser.page.tab_find import find_in_tab
 
@@ -185,6 +200,8 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             with contextlib.suppress(PinchtabError):
                 await self.browser.close_tab(opened["tabId"])
             out["closedTab"] = opened
+        if req.snap or req.snap_diff:  # of the tab acted on; a tab the action opened is named in newTab
+            out["snapshot"] = await self._snapshot_after(tab, diff=req.snap_diff)
         return out
 
     async def actions(self, req: m.ActionsRequest) -> dict[str, Any]:
@@ -209,11 +226,14 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                         break
                     continue
                 results.append({"index": i, "success": True, "result": done} if recorded else done)
+            page = await self._snapshot_after(tab, diff=req.snap_diff) if req.snap or req.snap_diff else None
         if recorded:
             ok = sum(r["success"] for r in results)
             out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
         else:
             out = {"success": True, "results": results}
+        if page is not None:
+            out["snapshot"] = page
         return await report_blocked_pages(self.browser.ui_guard, mark, req.actions, out)
 
     # -- content ---------------------------------------------------------------------------------

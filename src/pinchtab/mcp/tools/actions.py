@@ -9,6 +9,7 @@ starts with the kind's summary. The tools of PinchTab's spec keep exactly the sp
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -24,9 +25,12 @@ _TARGETS = {"element": ("ref", "selector"), "point": ("ref", "selector", "x", "y
 # Arguments that take a ref or, when not e<N>, a selector: the action fields each goes to.
 _REF_SELECTOR = {"ref": ("ref", "selector"), "toRef": ("to_ref", "to_selector")}
 # The agent's words for what the model describes for several kinds at once.
-_WORDS = {
+ARG_WORDS = {
     "ref": "Element ref (e.g. e5) or CSS selector.",
     "selector": "CSS selector, instead of ref.",
+    # short: every action tool carries them, and tools/list is read on every turn
+    "snap": "Also return the page's interactive snapshot after it.",
+    "snap_diff": "Also return what changed since the last snapshot.",
 }
 
 
@@ -35,13 +39,13 @@ def kind_args(kind: str, only: Iterable[str] | None = None, *, required: Iterabl
     """The arguments of kind ``kind``: its target, its fields and the common ones (``only``: those
     attributes, in that order), then ``tabId``."""
     spec = models.ACTION_SPECS_BY_NAME[kind]
-    names = list(only) if only is not None else [*_TARGETS[spec.target], *spec.fields]
+    names = [*(only if only is not None else (*_TARGETS[spec.target], *spec.fields)), *SNAP_ARGS]
     allowed = set(_TARGETS["point"]) | set(spec.fields) | set(models.COMMON_FIELDS)
     unknown = [n for n in names if n not in allowed]
     if unknown:
         raise ValueError(f"{kind}: {unknown} are not fields of the kind")
     described, typed, required = described or {}, typed or {}, set(required)
-    return tuple(field(A, n, description=described.get(n, _WORDS.get(n)), type=typed.get(n),
+    return tuple(field(A, n, description=described.get(n, ARG_WORDS.get(n)), type=typed.get(n),
                        required=True if n in required else None) for n in names) + (TAB,)
 
 
@@ -63,9 +67,21 @@ def act(kind: str, args: tuple[Arg, ...], *, selector_in_ref: bool = True) -> Ru
                 target[ref_attr] = ref
         kind_now = kind if kind != "mouse" else "mouse-" + a["action"]
         # A selector argument, given, wins over a selector written in ref.
-        return await c.action(kind_now, tab_id=a.get("tabId"), **{**target, **fields})
+        return with_snapshot(await c.action(kind_now, tab_id=a.get("tabId"), **{**target, **fields}))
 
     return run
+
+
+# Every action tool can answer with the page after it (PinchTab's snap; snapDiff beyond it).
+SNAP_ARGS = ("snap", "snap_diff")
+
+
+def with_snapshot(answer: dict[str, Any]) -> ToolOutput:
+    """The answer as JSON, and a snapshot it carries as plain text after it (not escaped in JSON)."""
+    if not isinstance(answer, dict) or "snapshot" not in answer:
+        return answer
+    rest = {k: v for k, v in answer.items() if k != "snapshot"}
+    return json.dumps(rest, separators=(",", ":")) + "\n" + str(answer["snapshot"])
 
 
 def action_tool(name: str, kind: str, more: str = "", *, only: Iterable[str] | None = None,
@@ -80,7 +96,7 @@ def action_tool(name: str, kind: str, more: str = "", *, only: Iterable[str] | N
 
 REF = "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5)."
 _MOUSE_ARGS = (own("action", Literal["move", "down", "up", "wheel"], "move, down, up or wheel.", required=True),
-               *(field(A, n, description=_WORDS.get(n)) for n in ("ref", "selector", "x", "y", "button",
+               *(field(A, n, description=ARG_WORDS.get(n)) for n in ("ref", "selector", "x", "y", "button",
                                                                     "delta_x", "delta_y")), TAB)
 
 TOOLS = (
