@@ -8,6 +8,9 @@ Check the wiring first, with no model and no key: a scripted model (pydantic-ai'
 asks for pinchtab_navigate, then pinchtab_snapshot, and the agent prints the snapshot:
 
     python examples/pydantic_ai_agent.py --check https://example.com
+    python examples/pydantic_ai_agent.py --check https://example.com -- /path/to/python -m pinchtab mcp
+
+(after ``--``: the command that runs pinchtab's MCP server, when ``pinchtab`` is not on PATH).
 
 `pinchtab mcp` starts a local pinchtab server when none answers (PINCHTAB_SERVER or --server
 picks another); the server keeps running for the next agent.
@@ -16,7 +19,6 @@ picks another); the server keeps running for the next agent.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -51,9 +53,11 @@ def scripted_browsing(url: str) -> FunctionModel:
         returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
         if not returns:
             return ModelResponse(parts=[ToolCallPart("pinchtab_navigate", {"url": url})])
+        navigated = returns[0].content  # the tool's JSON answer, parsed by pydantic-ai; text if it failed
+        if not isinstance(navigated, dict) or "tabId" not in navigated:
+            return ModelResponse(parts=[TextPart(f"pinchtab_navigate failed: {navigated}")])
         if len(returns) == 1:
-            navigated = returns[0].content  # the tool's JSON answer, parsed by pydantic-ai (or its text)
-            tab = (navigated if isinstance(navigated, dict) else json.loads(str(navigated)))["tabId"]
+            tab = navigated["tabId"]
             return ModelResponse(parts=[ToolCallPart("pinchtab_snapshot",
                                                      {"tabId": tab, "interactive": True, "compact": True})])
         return ModelResponse(parts=[TextPart(str(returns[-1].content))])
@@ -73,13 +77,13 @@ async def run(task: str, model: object, command: Sequence[str] = ("pinchtab", "m
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--check"] and len(argv) == 2:
-        print(asyncio.run(run(f"Snapshot {argv[1]}", scripted_browsing(argv[1]))))
-    elif len(argv) == 1:
-        print(asyncio.run(run(argv[0], MODEL)))
+    args, command = (argv[: argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, ["pinchtab", "mcp"])
+    if args[:1] == ["--check"] and len(args) == 2:
+        print(asyncio.run(run(f"Snapshot {args[1]}", scripted_browsing(args[1]), command)))
+    elif len(args) == 1:
+        print(asyncio.run(run(args[0], MODEL, command)))
     else:
-        sys.exit(f"usage: {sys.argv[0]} TASK | --check URL")
-
+        sys.exit(f"usage: {sys.argv[0]} TASK | --check URL [-- MCP COMMAND...]")
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -34,6 +34,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "bootstrap: installing pinchtab${extras} into .venv" >&2
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -e ".${extras}"
+  if [ -n "$extras" ]; then
+    # The agent frameworks tests/e2e/test_frameworks.py drives (pyproject's dependency groups):
+    # pydantic-ai beside pinchtab; langchain-mcp-adapters (mcp<2) in a venv of its own.
+    .venv/bin/python -m pip install -q --group frameworks
+    [ -x .venv-langchain/bin/python ] || "$python" -m venv .venv-langchain
+    .venv-langchain/bin/python -m pip install -q --upgrade pip >/dev/null
+    .venv-langchain/bin/python -m pip install -q --group frameworks-langchain
+  fi
   touch "$stamp"
 fi
 

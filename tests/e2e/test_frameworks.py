@@ -7,6 +7,7 @@ page and snapshots it through the framework's tools."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -64,3 +65,16 @@ async def test_pydantic_ai_agent_navigates_and_snapshots(pydantic_ai_example: Mo
     calls = [p for m in result.all_messages() for p in m.parts if p.part_kind == "tool-return"]
     assert [c.tool_name for c in calls] == ["pinchtab_navigate", "pinchtab_snapshot"]
     assert calls[0].content["url"] == url and calls[0].content["title"] == "Login"
+
+
+def test_langchain_tools_navigate_and_snapshot(bridge: str, pages: str) -> None:
+    if not LANGCHAIN_PYTHON.exists():
+        pytest.fail(f"{LANGCHAIN_PYTHON} is missing: scripts/bootstrap.sh --dev makes it")
+    url = f"{pages}/login.html"
+    proc = subprocess.run([str(LANGCHAIN_PYTHON), str(ROOT / "examples" / "langchain_agent.py"), "--check", url,
+                           "--", *mcp_command(bridge)], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    answer = json.loads(proc.stdout)
+    assert {"pinchtab_navigate", "pinchtab_snapshot", "pinchtab_click", "pinchtab_find"} <= set(answer["tools"])
+    assert (answer["navigate"]["url"], answer["navigate"]["title"]) == (url, "Login")
+    assert 'textbox "Email address"' in answer["snapshot"] and 'button "Log in"' in answer["snapshot"]
