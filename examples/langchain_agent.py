@@ -2,7 +2,7 @@
 spawning `pinchtab mcp` over stdio).
 
     pip install langchain-mcp-adapters langchain langchain-openai   # or langchain-anthropic, ...
-    pipx install pinchtab        # or `uv tool install pinchtab`: its own environment, on PATH
+    pipx install /path/to/pinchtab   # its own environment, on PATH: the adapters need mcp<2, pinchtab mcp>=2
     export OPENAI_API_KEY=...
     python examples/langchain_agent.py "What is the top story on https://news.ycombinator.com?"
 

@@ -1,6 +1,6 @@
 """pinchtab's browser tools in a pydantic-ai agent, through MCP (`pinchtab mcp` over stdio).
 
-    pip install "pydantic-ai-slim[mcp,openai]"      # or [mcp,anthropic], ...; and pinchtab
+    pip install "pydantic-ai-slim[mcp,openai]" /path/to/pinchtab   # or [mcp,anthropic], ...
     export OPENAI_API_KEY=...                         # your provider's key
     python examples/pydantic_ai_agent.py "What is the top story on https://news.ycombinator.com?"
 

@@ -50,3 +50,15 @@ def test_schema_is_the_models_json_schema(tmp_path: Path) -> None:
     assert schema["title"] == "pinchtab config" and schema["additionalProperties"] is False
     assert set(schema["properties"]) == {"$schema", "server", "security", "browser", "find", "discovery", "observe",
                                          "instances"}
+
+
+def test_the_configuration_doc_lists_every_key_and_its_variables() -> None:
+    from pinchtab.config import ENV_VARS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
+    rows = {line.split("|")[1].strip(" `"): line for line in doc.splitlines() if line.startswith("| `")}
+    for var, (path, _) in ENV_VARS.items():
+        key = ".".join(path)
+        assert key in rows, f"docs/configuration.md lacks {key}"
+        assert f"`{var}`" in rows[key], f"docs/configuration.md: {key} lacks {var}"
+    assert len(rows) == len({path for path, _ in ENV_VARS.values()})
