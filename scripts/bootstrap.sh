@@ -36,6 +36,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   # pip >= 25.1 reads dependency groups (--group); a new venv of Python 3.11 comes with pip 23.
   .venv/bin/python -m pip install -q --upgrade "pip>=25.1" >/dev/null
   .venv/bin/python -m pip install -q -e . ${dev:+--group dev}
+  if [ -n "$dev" ]; then
+    # The agent frameworks tests/e2e/test_frameworks.py drives (pyproject's dependency groups):
+    # pydantic-ai beside pinchtab; langchain-mcp-adapters (mcp<2) in a venv of its own.
+    .venv/bin/python -m pip install -q --group frameworks
+    [ -x .venv-langchain/bin/python ] || "$python" -m venv .venv-langchain
+    .venv-langchain/bin/python -m pip install -q --upgrade "pip>=25.1" >/dev/null
+    .venv-langchain/bin/python -m pip install -q --group frameworks-langchain
+  fi
   touch "$stamp"
 fi
 

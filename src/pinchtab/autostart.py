@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-
-from pinchtab.config import DEFAULT_PORT, LOOPBACK_HOSTS
+from pinchtab import logfile
+from pinchtab.config import DEFAULT_PORT, LOOPBACK_HOSTS, load_config
 from pinchtab.errors import NotReady
 
 DEFAULT_TIMEOUT = 30.0
@@ -92,8 +92,6 @@ def server_command(port: int) -> list[str]:
 
 def log_path(port: int) -> Path:
     """``<state dir>/logs/server-<port>.log`` (~/.pinchtab), or the temp dir if that is not writable."""
-    from pinchtab.config import load_config
-
     try:
         folder = Path(load_config().server.state_dir) / "logs"
         folder.mkdir(parents=True, exist_ok=True)
@@ -122,6 +120,8 @@ def ensure_server(base_url: str, token: str | None = None, timeout: float = DEFA
     if token:
         env["PINCHTAB_TOKEN"] = token
     log = log_path(port)
+    config = load_config()
+    logfile.rotate(log, config.server.log_max_bytes, config.server.log_backups)
     with open(log, "ab") as out:
         out.write(f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(cmd)}\n".encode())
         out.flush()

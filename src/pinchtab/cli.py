@@ -105,6 +105,19 @@ class _Commands(click.Group):
                 with formatter.section(section):
                     formatter.write_dl(rows[section])
 
+    def main(self, args: Any = None, *rest: Any, **kw: Any) -> Any:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().main(args, *rest, **kw)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Every command's error ends here: text or JSON, and its exit code (pinchtab.cli_errors)."""
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.Abort, KeyboardInterrupt, PinchtabError) as exc:
+            from pinchtab import cli_errors
+
+            cli_errors.fail(exc, getattr(self, "_argv", sys.argv[1:]))
+
 
 @click.group(cls=_Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(pinchtab.__version__, prog_name="pinchtab")
@@ -196,6 +209,10 @@ from pinchtab.admin_cli import COMMANDS as ADMIN_COMMANDS  # noqa: E402  doctor,
 
 for _command in ADMIN_COMMANDS:
     main.add_command(_command)
+
+from pinchtab.config_commands import config_command  # noqa: E402
+
+main.add_command(config_command, "config")
 
 
 if __name__ == "__main__":

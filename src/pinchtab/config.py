@@ -1,18 +1,25 @@
 """One configuration model: the JSON file, then environment variables, then CLI flags.
 
 The file is ``$PINCHTAB_CONFIG`` or ``~/.pinchtab/config.json``; keys are camelCase as in the
-HTTP API docs (``server.port``, ``security.allowEvaluate``, ``browser.binary``, ...).
+HTTP API docs (``server.port``, ``security.allowEvaluate``, ``browser.binary``, ...). A key the
+model does not have is an error naming the closest one. Every key has an environment variable
+by one rule, ``PINCHTAB_`` + its path in upper snake case (``security.attach.allowHosts``:
+``PINCHTAB_SECURITY_ATTACH_ALLOW_HOSTS``), besides the shorter PinchTab names in ``ALIASES``.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import types
+import typing
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
+from pydantic.alias_generators import to_camel, to_snake
 
 from pinchtab import heap
 from pinchtab.errors import BadRequest
@@ -22,7 +29,7 @@ LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
 class ServerConfig(_Section):
@@ -42,6 +49,11 @@ class ServerConfig(_Section):
     # Larger request bodies answer 413.
     max_body_bytes: int = Field(1 << 20, ge=1024, le=1 << 30)
     max_profiles: int = Field(100, ge=1, le=100_000)
+    # The log of a server `pinchtab mcp` started (<stateDir>/logs/server-<port>.log) and the
+    # instances' bridge logs move to <name>.1 beyond this size, keeping logBackups old files
+    # (0: never rotate).
+    log_max_bytes: int = Field(10 << 20, ge=0)
+    log_backups: int = Field(3, ge=0, le=100)
 
 
 class AttachConfig(_Section):
@@ -189,7 +201,7 @@ class Config(_Section):
             )
 
 
-# Environment variable -> (section, field, parser)
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -204,41 +216,134 @@ def _bool(value: str) -> bool:
 
 
 def _names(value: str) -> list[str]:
+    """A list from ``a,b`` or from a JSON array (for items that hold commas)."""
+    if value.lstrip().startswith("["):
+        items = json.loads(value)
+        if not isinstance(items, list):
+            raise ValueError("not a JSON array")
+        return [str(v) for v in items]
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-ENV_VARS: dict[str, tuple[str, str, Any]] = {
-    "PINCHTAB_PORT": ("server", "port", int),
-    "PINCHTAB_BIND": ("server", "bind", str),
-    "PINCHTAB_TOKEN": ("server", "token", str),
-    "PINCHTAB_STATE_DIR": ("server", "stateDir", str),
-    "PINCHTAB_DEFAULT_INSTANCE": ("server", "defaultInstance", _bool),
-    "PINCHTAB_DEFAULT_IN_PROCESS": ("server", "defaultInProcess", str),
-    "PINCHTAB_ALLOW_EVALUATE": ("security", "allowEvaluate", _bool),
-    "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies", _bool),
-    "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport", _bool),
-    "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept", _bool),
-    "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload", _bool),
-    "PINCHTAB_ALLOW_UPLOAD": ("security", "allowUpload", _bool),
-    "PINCHTAB_ALLOW_CLIPBOARD": ("security", "allowClipboard", _bool),
-    "PINCHTAB_DOWNLOAD_ALLOWED_DOMAINS": ("security", "downloadAllowedDomains", _names),
-    "PINCHTAB_DIALOGS": ("browser", "dialogs", str),
-    "PINCHTAB_CHROME": ("browser", "binary", str),
-    "PINCHTAB_HEADLESS": ("browser", "headless", _bool),
-    "PINCHTAB_PROFILE_DIR": ("browser", "profileDir", str),
-    "PINCHTAB_CDP_URL": ("browser", "cdpUrl", str),
-    "PINCHTAB_FIND_SEMANTIC": ("find", "semantic", lambda v: "auto" if v.strip().lower() == "auto"
-                               else ("on" if _bool(v) else "off")),
-    "PINCHTAB_FIND_HEAP_PAD_MB": ("find", "heapPadMb", int),
-    "PINCHTAB_DISCOVERY_DNS": ("discovery", "dns", str),
-    "PINCHTAB_DISCOVERY_PORT": ("discovery", "port", int),
-    "PINCHTAB_DISCOVERY_TOKEN": ("discovery", "token", str),
+def _semantic(value: str) -> str:
+    return "auto" if value.strip().lower() == "auto" else ("on" if _bool(value) else "off")
+
+
+# A config key: its path of camelCase names and its field.
+KeyPath = tuple[str, ...]
+
+
+def _section_type(annotation: Any) -> type[BaseModel] | None:
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _leaves(model: type[BaseModel], prefix: KeyPath = ()) -> Iterator[tuple[KeyPath, Any]]:
+    """Every key of ``model`` that holds a value (not a section), with its annotation."""
+    for name, info in model.model_fields.items():
+        path = (*prefix, info.alias or name)
+        section = _section_type(info.annotation)
+        if section is not None:
+            yield from _leaves(section, path)
+        else:
+            yield path, info.annotation
+
+
+def _parser(annotation: Any) -> Callable[[str], Any]:
+    """How an environment variable's text becomes a value of that field (pydantic checks the rest)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        annotation = args[0]
+    if annotation is bool:
+        return _bool
+    if annotation in (int, float):
+        return annotation  # type: ignore[no-any-return]
+    if typing.get_origin(annotation) is list:
+        return _names
+    return str
+
+
+def env_name(path: KeyPath) -> str:
+    """The environment variable of a key: ``server.stateDir`` -> ``PINCHTAB_SERVER_STATE_DIR``."""
+    return "PINCHTAB_" + "_".join(to_snake(p).upper() for p in path)
+
+
+# The names PinchTab (and earlier versions) use, kept working besides the rule's names.
+ALIASES: dict[str, KeyPath] = {
+    "PINCHTAB_PORT": ("server", "port"),
+    "PINCHTAB_BIND": ("server", "bind"),
+    "PINCHTAB_TOKEN": ("server", "token"),
+    "PINCHTAB_STATE_DIR": ("server", "stateDir"),
+    "PINCHTAB_DEFAULT_INSTANCE": ("server", "defaultInstance"),
+    "PINCHTAB_DEFAULT_IN_PROCESS": ("server", "defaultInProcess"),
+    "PINCHTAB_ALLOW_EVALUATE": ("security", "allowEvaluate"),
+    "PINCHTAB_ALLOW_COOKIES": ("security", "allowCookies"),
+    "PINCHTAB_ALLOW_STATE_EXPORT": ("security", "allowStateExport"),
+    "PINCHTAB_ALLOW_NETWORK_INTERCEPT": ("security", "allowNetworkIntercept"),
+    "PINCHTAB_ALLOW_DOWNLOAD": ("security", "allowDownload"),
+    "PINCHTAB_ALLOW_UPLOAD": ("security", "allowUpload"),
+    "PINCHTAB_ALLOW_CLIPBOARD": ("security", "allowClipboard"),
+    "PINCHTAB_DOWNLOAD_ALLOWED_DOMAINS": ("security", "downloadAllowedDomains"),
+    "PINCHTAB_DIALOGS": ("browser", "dialogs"),
+    "PINCHTAB_CHROME": ("browser", "binary"),
+    "PINCHTAB_HEADLESS": ("browser", "headless"),
+    "PINCHTAB_PROFILE_DIR": ("browser", "profileDir"),
+    "PINCHTAB_CDP_URL": ("browser", "cdpUrl"),
 }
+# find.semantic also takes a boolean (1/true: on, 0/false: off).
+_SPECIAL_PARSERS: dict[KeyPath, Callable[[str], Any]] = {("find", "semantic"): _semantic}
 
 
-def config_path(environ: dict[str, str] | None = None) -> Path:
+def _env_table() -> dict[str, tuple[KeyPath, Callable[[str], Any]]]:
+    table: dict[str, tuple[KeyPath, Callable[[str], Any]]] = {}
+    parsers = {path: _SPECIAL_PARSERS.get(path, _parser(annotation)) for path, annotation in _leaves(Config)}
+    for path, parse in parsers.items():
+        table[env_name(path)] = (path, parse)
+    for var, path in ALIASES.items():
+        table[var] = (path, parsers[path])
+    return table
+
+
+# Environment variable -> (key path, parser): the rule's name of every key, then the aliases.
+ENV_VARS = _env_table()
+
+
+def config_path(environ: typing.Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     return Path(env.get("PINCHTAB_CONFIG") or Path.home() / ".pinchtab" / "config.json")
+
+
+def _closest(key: str, model: type[BaseModel], where: KeyPath) -> str:
+    """The hint for a key ``model`` lacks: `` (did you mean server.port?)``, or "" when none is close."""
+    names = {(info.alias or name): name for name, info in model.model_fields.items()}
+    by_lower = {alias.lower(): alias for alias in names}
+    hit = by_lower.get(key.replace("_", "").replace("-", "").lower())
+    if hit is None:
+        close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.6)
+        hit = close[0] if close else None
+    if hit is not None:
+        return f" (did you mean {'.'.join((*where, hit))}?)"
+    elsewhere = [".".join(path) for path, _ in _leaves(Config) if path[-1] == key or path[-1].lower() == key.lower()]
+    return f" (did you mean {' or '.join(elsewhere)}?)" if elsewhere else ""
+
+
+def _known_keys(raw: dict[str, Any], model: type[BaseModel], where: KeyPath, origin: str) -> dict[str, Any]:
+    """``raw`` with its keys checked against ``model`` and spelt as the aliases (``state_dir`` ->
+    ``stateDir``); an unknown key is a BadRequest naming it, where it is and the closest key."""
+    fields = {(info.alias or name): info for name, info in model.model_fields.items()}
+    by_name = {name: (info.alias or name) for name, info in model.model_fields.items()}
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if not where and key == "$schema":  # an editor's pointer to `pinchtab config schema`'s output
+            continue
+        alias = key if key in fields else by_name.get(key)
+        if alias is None:
+            raise BadRequest(f"unknown config key {'.'.join((*where, key))} in {origin}{_closest(key, model, where)}",
+                             "bad_config")
+        section = _section_type(fields[alias].annotation)
+        if section is not None and isinstance(value, dict):
+            value = _known_keys(value, section, (*where, alias), origin)
+        out[alias] = value
+    return out
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -251,37 +356,96 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def load_config(
-    overrides: dict[str, Any] | None = None,
-    *,
-    environ: dict[str, str] | None = None,
-    path: str | Path | None = None,
-) -> Config:
-    """File, then environment, then ``overrides`` (nested camelCase dict, e.g. from CLI flags)."""
-    env = os.environ if environ is None else environ
-    file = Path(path) if path else config_path(env)
+def _nested(path: KeyPath, value: Any) -> dict[str, Any]:
+    for key in reversed(path):
+        value = {key: value}
+    return value
+
+
+def _paths(raw: dict[str, Any], prefix: KeyPath = ()) -> Iterator[KeyPath]:
+    for key, value in raw.items():
+        if isinstance(value, dict) and value:
+            yield from _paths(value, (*prefix, key))
+        else:
+            yield (*prefix, key)
+
+
+def _layers(overrides: dict[str, Any] | None, env: typing.Mapping[str, str], file: Path,
+            explicit: bool) -> tuple[dict[str, Any], dict[str, str]]:
+    """The merged raw config and, per key set, where its value came from."""
     raw: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     if file.is_file():
         try:
-            raw = json.loads(file.read_text() or "{}")
+            loaded = json.loads(file.read_text() or "{}")
         except (OSError, ValueError) as exc:
             raise BadRequest(f"cannot read config file {file}: {exc}", "bad_config") from exc
-        if not isinstance(raw, dict):
+        if not isinstance(loaded, dict):
             raise BadRequest(f"config file {file} must hold a JSON object", "bad_config")
-    elif path:
+        raw = _known_keys(loaded, Config, (), f"config file {file}")
+        sources.update((".".join(p), f"file {file}") for p in _paths(raw))
+    elif explicit:
         raise BadRequest(f"config file {file} does not exist", "bad_config")
-    for var, (section, key, parse) in ENV_VARS.items():
-        if var in env and env[var] != "":
-            try:
-                value = parse(env[var])
-            except ValueError as exc:
-                raise BadRequest(f"{var}: {exc}", "bad_config") from exc
-            raw = _merge(raw, {section: {key: value}})
+    # The rule's names first, so an alias (PINCHTAB_TOKEN) wins over PINCHTAB_SERVER_TOKEN.
+    for var in sorted(v for v in env if v in ENV_VARS and env[v] != ""):
+        path, parse = ENV_VARS[var]
+        if var not in ALIASES:
+            raw, sources = _set(raw, sources, path, var, parse, env[var])
+    for var in sorted(v for v in env if v in ALIASES and env[v] != ""):
+        path, parse = ENV_VARS[var]
+        raw, sources = _set(raw, sources, path, var, parse, env[var])
     if overrides:
-        raw = _merge(raw, {s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()})
+        given = {s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()}
+        given = _known_keys(given, Config, (), "the overrides")
+        raw = _merge(raw, given)
+        sources.update((".".join(p), "command line") for p in _paths(given))
+    return raw, sources
+
+
+def _set(raw: dict[str, Any], sources: dict[str, str], path: KeyPath, var: str, parse: Callable[[str], Any],
+         text: str) -> tuple[dict[str, Any], dict[str, str]]:
     try:
-        return Config.model_validate(raw)
+        value = parse(text)
+    except ValueError as exc:
+        raise BadRequest(f"{var}: {exc}", "bad_config") from exc
+    return _merge(raw, _nested(path, value)), {**sources, ".".join(path): f"env {var}"}
+
+
+def load_config_with_sources(
+    overrides: dict[str, Any] | None = None,
+    *,
+    environ: typing.Mapping[str, str] | None = None,
+    path: str | Path | None = None,
+) -> tuple[Config, dict[str, str]]:
+    """``load_config`` and, per key not at its default, where its value came from
+    (``file <path>``, ``env <VAR>``, ``command line``)."""
+    env = os.environ if environ is None else environ
+    file = Path(path) if path else config_path(env)
+    raw, sources = _layers(overrides, env, file, explicit=bool(path))
+    try:
+        return Config.model_validate(raw), sources
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise BadRequest(f"invalid config value at {where}: {first['msg']}", "bad_config") from exc
+        source = sources.get(where)
+        origin = f" (from {source})" if source else ""
+        raise BadRequest(f"invalid config value at {where}{origin}: {first['msg']}", "bad_config") from exc
+
+
+def load_config(
+    overrides: dict[str, Any] | None = None,
+    *,
+    environ: typing.Mapping[str, str] | None = None,
+    path: str | Path | None = None,
+) -> Config:
+    """File, then environment, then ``overrides`` (nested camelCase dict, e.g. from CLI flags)."""
+    return load_config_with_sources(overrides, environ=environ, path=path)[0]
+
+
+def config_schema() -> dict[str, Any]:
+    """The JSON Schema of the config file (camelCase keys; unknown keys are not allowed)."""
+    schema = Config.model_json_schema(by_alias=True)
+    schema["properties"] = {"$schema": {"type": "string", "description": "This schema's location, for editors."},
+                            **schema["properties"]}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": "pinchtab config"}
+

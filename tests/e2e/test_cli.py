@@ -89,5 +89,5 @@ def test_server_down_is_a_clear_failure() -> None:
     env = {**os.environ, "PINCHTAB_SERVER": url}
     proc = subprocess.run([sys.executable, "-m", "pinchtab", "tabs", "--no-start"], env=env,
                           capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1
+    assert proc.returncode == 3  # no answer (pinchtab.cli_errors)
     assert "no pinchtab server answers" in proc.stderr and "pinchtab server" in proc.stderr

@@ -7,8 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from pinchtab.config import DEFAULT_PORT, Config, load_config
+from pinchtab.config import (ALIASES, DEFAULT_PORT, ENV_VARS, Config, config_schema, load_config,
+                             load_config_with_sources)
 from pinchtab.errors import BadRequest
+
+
+def _flatten(data: dict[str, object], prefix: str = "") -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in data.items():
+        out.update(_flatten(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
+    return out
 
 
 def write(path: Path, data: object) -> Path:
@@ -139,9 +147,121 @@ def test_empty_file_means_defaults(tmp_path: Path) -> None:
     assert load_config(environ={}, path=empty).server.port == DEFAULT_PORT
 
 
-def test_unknown_keys_are_ignored(tmp_path: Path) -> None:
-    path = write(tmp_path / "c.json", {"server": {"port": 9010, "colour": "blue"}, "extra": {"x": 1}})
-    assert load_config(environ={}, path=path).server.port == 9010
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"server": {"prot": 1234}}, "unknown config key server.prot in config file {file} (did you mean server.port?)"),
+        ({"server": {"port": 9010, "colour": "blue"}}, "unknown config key server.colour in config file {file}"),
+        ({"extra": {"x": 1}}, "unknown config key extra in config file {file}"),
+        ({"secuirty": {}}, "unknown config key secuirty in config file {file} (did you mean security?)"),
+        ({"browser": {"headles": True}}, "(did you mean browser.headless?)"),
+        ({"browser": {"HEADLESS": True}}, "(did you mean browser.headless?)"),
+        ({"security": {"attach": {"allowHost": ["x"]}}}, "security.attach.allowHost in config file {file} "
+                                                         "(did you mean security.attach.allowHosts?)"),
+        # In the wrong section: the key where it exists.
+        ({"server": {"allowEvaluate": True}}, "(did you mean security.allowEvaluate?)"),
+    ],
+)
+def test_unknown_keys_are_errors_that_name_the_closest_key(tmp_path: Path, data: object, message: str) -> None:
+    path = write(tmp_path / "c.json", data)
+    with pytest.raises(BadRequest) as info:
+        load_config(environ={}, path=path)
+    assert info.value.code == "bad_config"
+    assert message.format(file=path) in info.value.message
+
+
+def test_unknown_override_keys_are_errors(no_home_file: dict[str, str]) -> None:
+    with pytest.raises(BadRequest, match=r"server\.prot in the overrides \(did you mean server\.port\?\)"):
+        load_config({"server": {"prot": 1}}, environ=no_home_file)
+
+
+def test_snake_case_keys_and_an_editor_schema_pointer_are_accepted(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.json", {"$schema": "./config.schema.json", "server": {"state_dir": "/srv/pt"}})
+    cfg, sources = load_config_with_sources(environ={"PINCHTAB_STATE_DIR": ""}, path=path)
+    assert cfg.server.state_dir == "/srv/pt"
+    assert sources == {"server.stateDir": f"file {path}"}
+
+
+def test_every_key_has_an_environment_variable_by_the_rule(no_home_file: dict[str, str]) -> None:
+    keys = [(".".join(path), var) for var, (path, _) in ENV_VARS.items() if var not in ALIASES]
+    every_key = list(_flatten(Config().model_dump(by_alias=True)))
+    assert sorted(path for path, _ in keys) == sorted(every_key)
+    assert len(every_key) > 60
+    assert ("server.stateDir", "PINCHTAB_SERVER_STATE_DIR") in keys
+    assert ("security.attach.allowHosts", "PINCHTAB_SECURITY_ATTACH_ALLOW_HOSTS") in keys
+    assert ("instances.restart.maxBackoffSec", "PINCHTAB_INSTANCES_RESTART_MAX_BACKOFF_SEC") in keys
+    # Names the CLI and the deploy files use for other things are no config key's.
+    assert not {"PINCHTAB_SERVER", "PINCHTAB_CONFIG", "PINCHTAB_MCP_TOKEN"} & set(ENV_VARS)
+    env = {
+        **no_home_file,
+        "PINCHTAB_SERVER_MAX_PROFILES": "7",
+        "PINCHTAB_SECURITY_ATTACH_ENABLED": "yes",
+        "PINCHTAB_SECURITY_ATTACH_ALLOW_HOSTS": "a.example, b.example",
+        "PINCHTAB_SECURITY_ALLOWED_SCHEMES": '["file", "data"]',
+        "PINCHTAB_BROWSER_EXTRA_ARGS": '["--lang=fr,de"]',
+        "PINCHTAB_INSTANCES_RESTART_MAX_BACKOFF_SEC": "2.5",
+        "PINCHTAB_OBSERVE_ENABLED": "off",
+        "PINCHTAB_DISCOVERY_SCHEME": "https",
+    }
+    cfg, sources = load_config_with_sources(environ=env)
+    assert cfg.server.max_profiles == 7
+    assert cfg.security.attach.enabled is True
+    assert cfg.security.attach.allow_hosts == ["a.example", "b.example"]
+    assert cfg.security.allowed_schemes == ["file", "data"]
+    assert cfg.browser.extra_args == ["--lang=fr,de"]
+    assert cfg.instances.restart.max_backoff_sec == 2.5
+    assert cfg.observe.enabled is False
+    assert cfg.discovery.scheme == "https"
+    assert sources["security.attach.allowHosts"] == "env PINCHTAB_SECURITY_ATTACH_ALLOW_HOSTS"
+
+
+# The 24 variables before the rule: PinchTab's names (19 aliases) and 5 the rule gives as well.
+BEFORE_THE_RULE = [
+    "PINCHTAB_PORT", "PINCHTAB_BIND", "PINCHTAB_TOKEN", "PINCHTAB_STATE_DIR", "PINCHTAB_DEFAULT_INSTANCE",
+    "PINCHTAB_DEFAULT_IN_PROCESS", "PINCHTAB_ALLOW_EVALUATE", "PINCHTAB_ALLOW_COOKIES", "PINCHTAB_ALLOW_STATE_EXPORT",
+    "PINCHTAB_ALLOW_NETWORK_INTERCEPT", "PINCHTAB_ALLOW_DOWNLOAD", "PINCHTAB_ALLOW_UPLOAD", "PINCHTAB_ALLOW_CLIPBOARD",
+    "PINCHTAB_DOWNLOAD_ALLOWED_DOMAINS", "PINCHTAB_DIALOGS", "PINCHTAB_CHROME", "PINCHTAB_HEADLESS",
+    "PINCHTAB_PROFILE_DIR", "PINCHTAB_CDP_URL", "PINCHTAB_FIND_SEMANTIC", "PINCHTAB_FIND_HEAP_PAD_MB",
+    "PINCHTAB_DISCOVERY_DNS", "PINCHTAB_DISCOVERY_PORT", "PINCHTAB_DISCOVERY_TOKEN",
+]
+
+
+def test_the_pinchtab_names_are_aliases_and_win_over_the_rule(no_home_file: dict[str, str]) -> None:
+    assert len(BEFORE_THE_RULE) == 24 and set(BEFORE_THE_RULE) <= set(ENV_VARS)
+    assert len(ALIASES) == 19
+    for var, path in ALIASES.items():
+        assert ENV_VARS[var][0] == path
+    env = {**no_home_file, "PINCHTAB_TOKEN": "alias", "PINCHTAB_SERVER_TOKEN": "rule",
+           "PINCHTAB_CHROME": "/opt/c", "PINCHTAB_FIND_SEMANTIC": "1"}
+    cfg, sources = load_config_with_sources(environ=env)
+    assert (cfg.server.token, cfg.browser.binary, cfg.find.semantic) == ("alias", "/opt/c", "on")
+    assert sources["server.token"] == "env PINCHTAB_TOKEN"
+
+
+def test_a_bad_value_says_where_it_came_from(tmp_path: Path) -> None:
+    with pytest.raises(BadRequest, match=r"server\.port \(from env PINCHTAB_SERVER_PORT\)"):
+        load_config(environ={"PINCHTAB_SERVER_PORT": "70000"}, path=write(tmp_path / "c.json", {}))
+    path = write(tmp_path / "d.json", {"browser": {"maxTabs": 0}})
+    with pytest.raises(BadRequest, match=rf"browser\.maxTabs \(from file {path}\)"):
+        load_config(environ={}, path=path)
+
+
+def test_sources_name_file_env_and_command_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.json", {"server": {"port": 9001, "bind": "127.0.0.1"}})
+    _, sources = load_config_with_sources({"server": {"bind": "localhost", "token": None}},
+                                          environ={"PINCHTAB_PORT": "9002"}, path=path)
+    assert sources == {"server.port": "env PINCHTAB_PORT", "server.bind": "command line"}
+
+
+def test_schema_describes_the_model_and_refuses_unknown_keys() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = config_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    assert validator.is_valid({"$schema": "x", "server": {"port": 9000}, "security": {"attach": {"enabled": True}}})
+    assert not validator.is_valid({"server": {"prot": 9000}})
+    assert not validator.is_valid({"server": {"port": 0}})
+    assert schema["$defs"]["ServerConfig"]["properties"]["stateDir"]["type"] == "string"
 
 
 @pytest.mark.parametrize("bind", ["127.0.0.1", "localhost", "::1"])

@@ -129,27 +129,17 @@ class Ctx:
 def client_command(group: click.Group, name: str, *, tab: bool = True, starts: bool = True) -> Callable[..., Any]:
     """Register a command with --server/--token/--json (and --tab, --no-start for tab commands).
 
-    The function receives ``ctx: Ctx`` first and ``tab_id`` when ``tab``; server errors exit 1
-    with the server's message.
+    The function receives ``ctx: Ctx`` first and ``tab_id`` when ``tab``; the errors it raises
+    are printed and mapped to exit codes by ``pinchtab.cli_errors``.
     """
 
     def decorate(fn: Callable[..., Any]) -> click.Command:
         @functools.wraps(fn)
         def run(server: str | None, token: str | None, as_json: bool, no_start: bool = False, **kw: Any) -> None:
-            from pinchtab.client import PinchtabClientError
-            from pinchtab.errors import PinchtabError
-
             ctx = Ctx(server, token, as_json, start=starts and not no_start)
             try:
                 ctx.ensure_server()
                 fn(ctx, **kw)
-            except PinchtabClientError as exc:
-                where = f"HTTP {exc.status}" if exc.status else "no answer"
-                click.echo(f"error: {exc.message} ({where}, {exc.code})", err=True)
-                sys.exit(1)
-            except PinchtabError as exc:
-                click.echo(f"error: {exc.message} ({exc.code})", err=True)
-                sys.exit(1)
             finally:
                 ctx.client.close()
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pinchtab import logfile
 from pinchtab.config import Config
 from pinchtab.errors import PinchtabError
 
@@ -33,16 +34,28 @@ def port_taken(port: int) -> bool:
         return False
 
 
-def log_to_state_dir(port: int) -> None:
-    """Send this process's stdout and stderr to the server log of ``port`` (appended)."""
+def log_to_state_dir(config: Config) -> None:
+    """Send this process's stdout and stderr to the server log of its port (appended, rotated
+    beyond ``server.logMaxBytes``)."""
     from pinchtab.autostart import log_path
 
-    path = log_path(port)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    path = log_path(config.server.port)
+    logfile.rotate(path, config.server.log_max_bytes, config.server.log_backups)
+    fd = logfile.open_append(path)
     os.write(fd, f"\n--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(sys.argv)} (pid {os.getpid()})\n".encode())
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
     os.close(fd)
+    logfile.redirect_std_streams(path)
+    logfile.keep_bounded(path, config.server.log_max_bytes, config.server.log_backups)
+
+
+def bound_inherited_log(config: Config) -> None:
+    """A server ``pinchtab.autostart`` started writes to its server log through the descriptors
+    it was given: keep that file rotated too."""
+    from pinchtab.autostart import log_path
+
+    path = log_path(config.server.port)
+    if logfile.writes_to(path):
+        logfile.keep_bounded(path, config.server.log_max_bytes, config.server.log_backups)
 
 
 def run(config: Config, log_level: str, start_default: bool, *, autostarted: bool = False,

@@ -61,7 +61,9 @@ def make_server_command(
         if autostarted:
             if boot.port_taken(config.server.port):
                 return  # another server answers there: it is the one to use
-            boot.log_to_state_dir(config.server.port)
+            boot.log_to_state_dir(config)
+        else:
+            boot.bound_inherited_log(config)
         logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(asctime)s %(name)s %(levelname)s %(message)s")
         logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request of an in-process bridge (/download) otherwise
         click.echo(f"pinchtab server on http://{config.server.bind}:{config.server.port} (state in {config.server.state_dir}; "

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinchtab import logfile
 from pinchtab.config import ENV_VARS, Config
 from pinchtab.errors import NotReady, PinchtabError
 from pinchtab.server import procs
@@ -164,6 +165,7 @@ class Launcher:
         logs.mkdir(parents=True, exist_ok=True)
         run.mkdir(parents=True, exist_ok=True)
         inst.log_path = logs / f"{inst.id}.log"
+        logfile.rotate(inst.log_path, self.config.server.log_max_bytes, self.config.server.log_backups)
         inst.config_path = run / f"{inst.id}.json"
         self._write_bridge_config(inst)
         cmd = [

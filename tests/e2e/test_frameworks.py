@@ -1,0 +1,80 @@
+"""pinchtab's MCP tools through agent frameworks' own MCP clients and tool objects (no LLM):
+pydantic-ai (examples/pydantic_ai_agent.py, a scripted FunctionModel driving a real Agent) and
+LangChain (examples/langchain_agent.py, run in .venv-langchain: langchain-mcp-adapters needs mcp<2,
+pinchtab mcp>=2). Each spawns `pinchtab mcp --server <bridge>` once and navigates to a fixture
+page and snapshots it through the framework's tools."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGCHAIN_PYTHON = ROOT / ".venv-langchain" / "bin" / "python"
+
+
+def example(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def mcp_command(bridge: str) -> list[str]:
+    return [sys.executable, "-m", "pinchtab", "mcp", "--server", bridge, "--no-autostart"]
+
+
+@pytest.fixture(scope="module")
+def pydantic_ai_example() -> ModuleType:
+    return example("pydantic_ai_agent")
+
+
+@pytest.fixture(scope="module")
+async def pydantic_ai_toolset(pydantic_ai_example: ModuleType, bridge: str) -> AsyncIterator[object]:
+    toolset = pydantic_ai_example.pinchtab_toolset(mcp_command(bridge))
+    async with toolset:
+        yield toolset
+
+
+async def test_pydantic_ai_agent_navigates_and_snapshots(pydantic_ai_example: ModuleType, pydantic_ai_toolset: object,
+                                                         pages: str) -> None:
+    url = f"{pages}/login.html"
+    seen: list[list[str]] = []
+    model = pydantic_ai_example.scripted_browsing(url)
+    respond = model.function
+
+    def recording(messages, info):  # the tool list the agent hands its model
+        seen.append(sorted(t.name for t in info.function_tools))
+        return respond(messages, info)
+
+    model.function = recording
+    agent = pydantic_ai_example.make_agent(model, pydantic_ai_toolset)
+    result = await agent.run("Open the login page and read it")
+    assert {"pinchtab_navigate", "pinchtab_snapshot", "pinchtab_click", "pinchtab_find"} <= set(seen[0])
+    assert len(seen) == 3  # navigate, snapshot, answer
+    snapshot = str(result.output)
+    assert 'textbox "Email address"' in snapshot and 'button "Log in"' in snapshot
+    calls = [p for m in result.all_messages() for p in m.parts if p.part_kind == "tool-return"]
+    assert [c.tool_name for c in calls] == ["pinchtab_navigate", "pinchtab_snapshot"]
+    assert calls[0].content["url"] == url and calls[0].content["title"] == "Login"
+
+
+def test_langchain_tools_navigate_and_snapshot(bridge: str, pages: str) -> None:
+    if not LANGCHAIN_PYTHON.exists():
+        pytest.fail(f"{LANGCHAIN_PYTHON} is missing: scripts/bootstrap.sh --dev makes it")
+    url = f"{pages}/login.html"
+    proc = subprocess.run([str(LANGCHAIN_PYTHON), str(ROOT / "examples" / "langchain_agent.py"), "--check", url,
+                           "--", *mcp_command(bridge)], capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    answer = json.loads(proc.stdout)
+    assert {"pinchtab_navigate", "pinchtab_snapshot", "pinchtab_click", "pinchtab_find"} <= set(answer["tools"])
+    assert (answer["navigate"]["url"], answer["navigate"]["title"]) == (url, "Login")
+    assert 'textbox "Email address"' in answer["snapshot"] and 'button "Log in"' in answer["snapshot"]
