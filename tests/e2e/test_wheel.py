@@ -50,7 +50,7 @@ def test_the_installed_package_is_the_wheels_and_its_dependencies_are_met(instal
         "reqs = [r for r in md.requires('pinchtab') or [] if 'extra ==' not in r]\n"
         "print(json.dumps({'file': pinchtab.__file__, 'direct_url': md.distribution('pinchtab').read_text('direct_url.json'),"
         " 'unmet': [r for r in reqs if not met(r)], 'reqs': len(reqs),"
-        " 'js': len(resources.files('pinchtab.browser').joinpath('snapshot.js').read_text())}))"))
+        " 'js': len(resources.files('pinchtab.browser.page').joinpath('snapshot.js').read_text())}))"))
     assert Path(info["file"]).is_relative_to(installed.prefix)
     assert '"editable": true' not in (info["direct_url"] or "")
     assert info["js"] > 1000
