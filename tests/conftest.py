@@ -10,6 +10,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -52,25 +53,27 @@ class ServerThread:
         self.thread.join(timeout=20)
 
 
-def start_bridge(**security: Any) -> ServerThread:
+def start_bridge(state_dir: Path, **security: Any) -> ServerThread:
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
-    config = load_config({"security": security}, environ={})
+    config = load_config({"security": security, "server": {"stateDir": str(state_dir)}}, environ={})
     return ServerThread(create_app(config), free_port())
 
 
+# Each bridge keeps its files (snapshots, captures, sessions) in a state dir of its own test run, not
+# in ~/.pinchtab: under pytest-xdist every worker has its own bridges, and they must not share one.
 @pytest.fixture(scope="session")
-def bridge() -> Iterator[str]:
+def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a bridge with evaluate and cookies allowed (tests read page state through it)."""
-    with start_bridge(allowEvaluate=True, allowCookies=True) as server:
+    with start_bridge(tmp_path_factory.mktemp("bridge-state"), allowEvaluate=True, allowCookies=True) as server:
         yield server.url
 
 
 @pytest.fixture(scope="session")
-def locked_bridge() -> Iterator[str]:
+def locked_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a bridge with the default, locked-down security config."""
-    with start_bridge() as server:
+    with start_bridge(tmp_path_factory.mktemp("locked-bridge-state")) as server:
         yield server.url
 
 

@@ -39,8 +39,15 @@ def obs(obs_state_dir: str) -> Iterator["httpx.Client"]:
             yield client
 
 
-# Figures a test wants shown after the run (fuzz and load figures): printed in the summary.
+# Figures a test wants shown after the run (fuzz and load figures), printed in the summary. A test
+# records one with record_property("figure", line): it travels in the test's report, so under
+# pytest-xdist a worker's figure reaches the process that prints the summary.
 FIGURES: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":  # the last report of a test: it carries every property recorded
+        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -18,7 +18,6 @@ schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 
 from tests.conftest import ServerThread  # noqa: E402
-from tests.e2e.conftest import FIGURES  # noqa: E402
 from tests.fixtures.harness import free_port  # noqa: E402
 
 FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "10"))
@@ -47,7 +46,6 @@ def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with ServerThread(create_app(config), free_port()) as server:
         base["bridge"] = server.url
         yield schemathesis.openapi.from_url(f"{server.url}/openapi.json")
-    _report("bridge")
 
 
 @pytest.fixture(scope="module")
@@ -60,15 +58,14 @@ def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     for proc in running_server(srv):
         base["server"] = proc.url
         yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")
-    _report("server")
 
 
-def _report(which: str) -> None:
+def _figure(which: str) -> str:
     counts = statuses[which]
     total = sum(counts.values())
     spread = ", ".join(f"{s}: {n}" for s, n in sorted(counts.items()))
-    FIGURES.append(f"fuzz {which}: {total} requests ({FUZZ_EXAMPLES} per operation); statuses {spread}; "
-                   f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
+    return (f"fuzz {which}: {total} requests ({FUZZ_EXAMPLES} per operation); statuses {spread}; "
+            f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
 
 
 def check(which: str, case: Any) -> None:
@@ -129,9 +126,15 @@ def fuzz(which: str, schema: Any, tab: str) -> None:
     assert not failures, "\n".join(failures)
 
 
-def test_fuzz_bridge(bridge_schema: Any, pages: str) -> None:
-    fuzz("bridge", bridge_schema, real_tab("bridge", pages))
+def test_fuzz_bridge(bridge_schema: Any, pages: str, record_property: Any) -> None:
+    try:
+        fuzz("bridge", bridge_schema, real_tab("bridge", pages))
+    finally:
+        record_property("figure", _figure("bridge"))
 
 
-def test_fuzz_server(server_schema: Any, pages: str) -> None:
-    fuzz("server", server_schema, real_tab("server", pages))
+def test_fuzz_server(server_schema: Any, pages: str, record_property: Any) -> None:
+    try:
+        fuzz("server", server_schema, real_tab("server", pages))
+    finally:
+        record_property("figure", _figure("server"))
