@@ -1,7 +1,31 @@
 #!/usr/bin/env bash
-# Installs what the tests need (Chromium, .venv, pinchtab with test extras), then runs the whole
-# suite: unit tests and end-to-end tests against a real headless Chromium. Extra args go to pytest.
+# Installs what the tests need (Chromium, .venv, pinchtab with test extras), builds the docs site
+# (mkdocs --strict, into a temp dir) and runs the whole suite: unit tests and end-to-end tests
+# against a real headless Chromium. Extra args go to pytest.
+#
+# The suite runs on PINCHTAB_TEST_WORKERS pytest-xdist workers (default 3), each with its own
+# bridges and Chromium; --dist loadfile keeps a test file on one worker, so a file's module-scoped
+# server and the order of its tests stay as written. Most of a test is waiting for a browser, so
+# three workers beat two on this 2-core machine (figures in docs/contributing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh --dev
-exec .venv/bin/python -m pytest -q "$@"
+
+site=$(mktemp -d)
+docs_log="$site.log"
+trap 'rm -rf "$site" "$docs_log"' EXIT
+# The docs build is CPU work of its own; it runs while pytest starts its workers and browsers.
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site" >"$docs_log" 2>&1 &
+docs_pid=$!
+
+status=0
+.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile "$@" || status=$?
+
+if ! wait "$docs_pid"; then
+  echo "mkdocs build --strict failed:" >&2
+  cat "$docs_log" >&2
+  status=1
+else
+  echo "docs: mkdocs build --strict passed"
+fi
+exit "$status"
