@@ -198,8 +198,12 @@ def cli_page() -> str:
 PAGES = {"routes.md": routes_page, "mcp-tools.md": mcp_page, "config.md": config_page, "cli.md": cli_page}
 
 
+def page_text(name: str) -> str:
+    return PAGES[name]().rstrip("\n") + "\n"
+
+
 def render() -> dict[Path, str]:
-    return {REFERENCE / name: page().rstrip("\n") + "\n" for name, page in PAGES.items()}
+    return {REFERENCE / name: page_text(name) for name in PAGES}
 
 
 def main(argv: list[str]) -> int:

@@ -5,7 +5,8 @@
 #
 # The suite runs on PINCHTAB_TEST_WORKERS pytest-xdist workers (default 3), each with its own
 # bridges and Chromium; --dist loadfile keeps a test file on one worker, so a file's module-scoped
-# server and the order of its tests stay as written. Most of a test is waiting for a browser, so
+# server and the order of its tests stay as written, and --no-loadscope-reorder hands the files out
+# in collection order, which tests/conftest.py sorts longest first. Most of a test is waiting for a browser, so
 # three workers beat two on this 2-core machine (figures in docs/contributing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"
 docs_pid=$!
 
 status=0
-.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile "$@" || status=$?
+.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 
 if ! wait "$docs_pid"; then
   echo "mkdocs build --strict failed:" >&2
