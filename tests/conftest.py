@@ -23,8 +23,9 @@ from tests.fixtures.harness import PAGES, free_port, serve
 # The files that take longest, longest first: under pytest-xdist (scripts/test.sh: --dist loadfile,
 # a file on one worker, in collection order) none of them may start last and leave the other
 # workers idle. Then the other end-to-end files, then the unit tests; a file keeps its own order.
-SLOW_FIRST = ("e2e/test_fuzz.py", "e2e/test_attach.py", "e2e/test_server.py", "e2e/test_mcp.py", "e2e/test_load.py",
-              "e2e/test_errors.py", "e2e/test_hardening_browser.py", "e2e/test_client.py")
+SLOW_FIRST = ("e2e/test_fuzz.py", "e2e/test_fuzz_server.py", "e2e/test_attach.py", "e2e/test_server.py",
+              "e2e/test_mcp.py", "e2e/test_load.py", "e2e/test_errors.py", "e2e/test_hardening_browser.py",
+              "e2e/test_client.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,5 +1,6 @@
-"""Schemathesis against both /openapi.json (issue 16): every documented operation of a bridge and
-of the server gets generated requests, valid and not, with the project's own default settings;
+"""Schemathesis against both /openapi.json (issue 16; the server's in test_fuzz_server.py, so that the
+two, the longest tests of the suite, run on two pytest-xdist workers): every documented operation
+of a bridge and of the server gets generated requests, valid and not, with the project's own default settings;
 no answer may be an unexplained 5xx (an internal error, a CDP error, or a 5xx outside our error
 shape). A bounded run: FUZZ_EXAMPLES requests per operation (env PINCHTAB_FUZZ_EXAMPLES)."""
 
@@ -48,19 +49,7 @@ def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield schemathesis.openapi.from_url(f"{server.url}/openapi.json")
 
 
-@pytest.fixture(scope="module")
-def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from tests.e2e.test_server import ServerProc, running_server
-
-    tmp = tmp_path_factory.mktemp("fuzz-server")
-    cfg = fuzz_config(tmp / "state")
-    srv = ServerProc(tmp, extra={"browser": cfg["browser"]})
-    for proc in running_server(srv):
-        base["server"] = proc.url
-        yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")
-
-
-def _figure(which: str) -> str:
+def figure(which: str) -> str:
     counts = statuses[which]
     total = sum(counts.values())
     spread = ", ".join(f"{s}: {n}" for s, n in sorted(counts.items()))
@@ -130,11 +119,5 @@ def test_fuzz_bridge(bridge_schema: Any, pages: str, record_property: Any) -> No
     try:
         fuzz("bridge", bridge_schema, real_tab("bridge", pages))
     finally:
-        record_property("figure", _figure("bridge"))
+        record_property("figure", figure("bridge"))
 
-
-def test_fuzz_server(server_schema: Any, pages: str, record_property: Any) -> None:
-    try:
-        fuzz("server", server_schema, real_tab("server", pages))
-    finally:
-        record_property("figure", _figure("server"))
