@@ -134,3 +134,22 @@ def ref_of(snapshot: dict[str, Any], role: str, name: str) -> str:
         if node["role"] == role and node["name"] == name:
             return node["ref"]
     raise AssertionError(f"no {role} {name!r} in snapshot: {[(n['role'], n['name']) for n in snapshot['nodes']]}")
+
+
+# Figures a test wants shown after the run (fuzz and load figures), printed in the summary. A test
+# records one with record_property("figure", line): it travels in the test's report, so under
+# pytest-xdist a worker's figure reaches the process that prints the summary (which loads this
+# conftest, not the ones of tests/e2e/: it collects nothing itself).
+FIGURES: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":  # the last report of a test: it carries every property recorded
+        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if FIGURES:
+        terminalreporter.section("figures")
+        for line in FIGURES:
+            terminalreporter.write_line(line)

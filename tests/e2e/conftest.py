@@ -37,21 +37,3 @@ def obs(obs_state_dir: str) -> Iterator["httpx.Client"]:
     with start_obs_bridge(obs_state_dir) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             yield client
-
-
-# Figures a test wants shown after the run (fuzz and load figures), printed in the summary. A test
-# records one with record_property("figure", line): it travels in the test's report, so under
-# pytest-xdist a worker's figure reaches the process that prints the summary.
-FIGURES: list[str] = []
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when == "teardown":  # the last report of a test: it carries every property recorded
-        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if FIGURES:
-        terminalreporter.section("figures")
-        for line in FIGURES:
-            terminalreporter.write_line(line)
