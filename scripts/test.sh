@@ -22,11 +22,10 @@ docs_pid=$!
 status=0
 .venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 
+# Silent when it passed, so pytest's summary stays the last line.
 if ! wait "$docs_pid"; then
   echo "mkdocs build --strict failed:" >&2
   cat "$docs_log" >&2
   status=1
-else
-  echo "docs: mkdocs build --strict passed"
 fi
 exit "$status"
