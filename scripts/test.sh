@@ -6,8 +6,8 @@
 # The suite runs on PINCHTAB_TEST_WORKERS pytest-xdist workers (default 3), each with its own
 # bridges and Chromium; --dist loadfile keeps a test file on one worker, so a file's module-scoped
 # server and the order of its tests stay as written, and --no-loadscope-reorder hands the files out
-# in collection order, which tests/conftest.py sorts longest first. Most of a test is waiting for a browser, so
-# three workers beat two on this 2-core machine (figures in docs/contributing.md).
+# in collection order, which tests/conftest.py sorts longest first. Measured figures: the
+# "Tests, docs and CI" section of docs/contributing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh --dev
