@@ -1,7 +1,31 @@
 #!/usr/bin/env bash
-# Installs what the tests need (Chromium, .venv, pinchtab with the dev dependency group), then runs the whole
-# suite: unit tests and end-to-end tests against a real headless Chromium. Extra args go to pytest.
+# Installs what the tests need (Chromium, .venv, pinchtab with the dev dependency group), builds the docs site
+# (mkdocs --strict, into a temp dir) and runs the whole suite: unit tests and end-to-end tests
+# against a real headless Chromium. Extra args go to pytest.
+#
+# The suite runs on PINCHTAB_TEST_WORKERS pytest-xdist workers (default 3), each with its own
+# bridges and Chromium; --dist loadfile keeps a test file on one worker, so a file's module-scoped
+# server and the order of its tests stay as written, and --no-loadscope-reorder hands the files out
+# in collection order, which tests/conftest.py sorts longest first. Measured figures: the
+# "Tests, docs and CI" section of docs/contributing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/bootstrap.sh --dev
-exec .venv/bin/python -m pytest -q "$@"
+
+site=$(mktemp -d)
+docs_log="$site.log"
+trap 'rm -rf "$site" "$docs_log"' EXIT
+# The docs build is CPU work of its own; it runs while pytest starts its workers and browsers.
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site" >"$docs_log" 2>&1 &
+docs_pid=$!
+
+status=0
+.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
+
+# Silent when it passed, so pytest's summary stays the last line.
+if ! wait "$docs_pid"; then
+  echo "mkdocs build --strict failed:" >&2
+  cat "$docs_log" >&2
+  status=1
+fi
+exit "$status"

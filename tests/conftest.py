@@ -10,6 +10,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,6 +18,23 @@ import pytest
 
 from tests.fixtures.harness import PAGES, free_port, serve
 
+
+
+# The files that take longest, longest first: under pytest-xdist (scripts/test.sh: --dist loadfile,
+# a file on one worker, in collection order) none of them may start last and leave the other
+# workers idle. Then the other end-to-end files, then the unit tests; a file keeps its own order.
+SLOW_FIRST = ("e2e/test_fuzz.py", "e2e/test_fuzz_server.py", "e2e/test_attach.py", "e2e/test_server.py",
+              "e2e/test_mcp.py", "e2e/test_load.py", "e2e/test_errors.py", "e2e/test_hardening_browser.py",
+              "e2e/test_client.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> tuple[int, bool]:
+        path = item.path.as_posix()
+        slow = next((i for i, name in enumerate(SLOW_FIRST) if path.endswith(f"tests/{name}")), len(SLOW_FIRST))
+        return slow, "/tests/e2e/" not in path
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="session")
@@ -52,25 +70,27 @@ class ServerThread:
         self.thread.join(timeout=20)
 
 
-def start_bridge(**security: Any) -> ServerThread:
+def start_bridge(state_dir: Path, **security: Any) -> ServerThread:
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
-    config = load_config({"security": security}, environ={})
+    config = load_config({"security": security, "server": {"stateDir": str(state_dir)}}, environ={})
     return ServerThread(create_app(config), free_port())
 
 
+# Each bridge keeps its files (snapshots, captures, sessions) in a state dir of its own test run, not
+# in ~/.pinchtab: under pytest-xdist every worker has its own bridges, and they must not share one.
 @pytest.fixture(scope="session")
-def bridge() -> Iterator[str]:
+def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a bridge with evaluate and cookies allowed (tests read page state through it)."""
-    with start_bridge(allowEvaluate=True, allowCookies=True) as server:
+    with start_bridge(tmp_path_factory.mktemp("bridge-state"), allowEvaluate=True, allowCookies=True) as server:
         yield server.url
 
 
 @pytest.fixture(scope="session")
-def locked_bridge() -> Iterator[str]:
+def locked_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of a bridge with the default, locked-down security config."""
-    with start_bridge() as server:
+    with start_bridge(tmp_path_factory.mktemp("locked-bridge-state")) as server:
         yield server.url
 
 
@@ -114,3 +134,22 @@ def ref_of(snapshot: dict[str, Any], role: str, name: str) -> str:
         if node["role"] == role and node["name"] == name:
             return node["ref"]
     raise AssertionError(f"no {role} {name!r} in snapshot: {[(n['role'], n['name']) for n in snapshot['nodes']]}")
+
+
+# Figures a test wants shown after the run (fuzz and load figures), printed in the summary. A test
+# records one with record_property("figure", line): it travels in the test's report, so under
+# pytest-xdist a worker's figure reaches the process that prints the summary (which loads this
+# conftest, not the ones of tests/e2e/: it collects nothing itself).
+FIGURES: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":  # the last report of a test: it carries every property recorded
+        FIGURES.extend(value for name, value in report.user_properties if name == "figure")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if FIGURES:
+        terminalreporter.section("figures")
+        for line in FIGURES:
+            terminalreporter.write_line(line)

@@ -37,14 +37,3 @@ def obs(obs_state_dir: str) -> Iterator["httpx.Client"]:
     with start_obs_bridge(obs_state_dir) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             yield client
-
-
-# Figures a test wants shown after the run (fuzz and load figures): printed in the summary.
-FIGURES: list[str] = []
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if FIGURES:
-        terminalreporter.section("figures")
-        for line in FIGURES:
-            terminalreporter.write_line(line)

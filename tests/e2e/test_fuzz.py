@@ -1,5 +1,6 @@
-"""Schemathesis against both /openapi.json (issue 16): every documented operation of a bridge and
-of the server gets generated requests, valid and not, with the project's own default settings;
+"""Schemathesis against both /openapi.json (issue 16; the server's in test_fuzz_server.py, so that the
+two, the longest tests of the suite, run on two pytest-xdist workers): every documented operation
+of a bridge and of the server gets generated requests, valid and not, with the project's own default settings;
 no answer may be an unexplained 5xx (an internal error, a CDP error, or a 5xx outside our error
 shape). A bounded run: FUZZ_EXAMPLES requests per operation (env PINCHTAB_FUZZ_EXAMPLES)."""
 
@@ -18,7 +19,6 @@ schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 
 from tests.conftest import ServerThread  # noqa: E402
-from tests.e2e.conftest import FIGURES  # noqa: E402
 from tests.fixtures.harness import free_port  # noqa: E402
 
 FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "10"))
@@ -47,28 +47,14 @@ def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with ServerThread(create_app(config), free_port()) as server:
         base["bridge"] = server.url
         yield schemathesis.openapi.from_url(f"{server.url}/openapi.json")
-    _report("bridge")
 
 
-@pytest.fixture(scope="module")
-def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from tests.e2e.test_server import ServerProc, running_server
-
-    tmp = tmp_path_factory.mktemp("fuzz-server")
-    cfg = fuzz_config(tmp / "state")
-    srv = ServerProc(tmp, extra={"browser": cfg["browser"]})
-    for proc in running_server(srv):
-        base["server"] = proc.url
-        yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")
-    _report("server")
-
-
-def _report(which: str) -> None:
+def figure(which: str) -> str:
     counts = statuses[which]
     total = sum(counts.values())
     spread = ", ".join(f"{s}: {n}" for s, n in sorted(counts.items()))
-    FIGURES.append(f"fuzz {which}: {total} requests ({FUZZ_EXAMPLES} per operation); statuses {spread}; "
-                   f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
+    return (f"fuzz {which}: {total} requests ({FUZZ_EXAMPLES} per operation); statuses {spread}; "
+            f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
 
 
 def check(which: str, case: Any) -> None:
@@ -129,9 +115,9 @@ def fuzz(which: str, schema: Any, tab: str) -> None:
     assert not failures, "\n".join(failures)
 
 
-def test_fuzz_bridge(bridge_schema: Any, pages: str) -> None:
-    fuzz("bridge", bridge_schema, real_tab("bridge", pages))
+def test_fuzz_bridge(bridge_schema: Any, pages: str, record_property: Any) -> None:
+    try:
+        fuzz("bridge", bridge_schema, real_tab("bridge", pages))
+    finally:
+        record_property("figure", figure("bridge"))
 
-
-def test_fuzz_server(server_schema: Any, pages: str) -> None:
-    fuzz("server", server_schema, real_tab("server", pages))

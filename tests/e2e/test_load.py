@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.conftest import FIGURES
 from tests.e2e.test_server import ServerProc, running_server
 
 CLIENTS = 20
@@ -23,7 +22,7 @@ TABS = 10
 SECONDS = float(os.environ.get("PINCHTAB_LOAD_SECONDS", "30"))
 
 
-def test_twenty_clients_ten_tabs(tmp_path: Path, pages: str) -> None:
+def test_twenty_clients_ten_tabs(tmp_path: Path, pages: str, record_property: Any) -> None:
     for server in running_server(ServerProc(tmp_path)):
         tabs = {}
         for i in range(TABS):
@@ -89,7 +88,8 @@ def test_twenty_clients_ten_tabs(tmp_path: Path, pages: str) -> None:
 
         total = sum(statuses.values())
         ms = sorted(x * 1000 for x in latencies)
-        FIGURES.append(
+        record_property(
+            "figure",
             f"load: {CLIENTS} clients, {TABS} tabs, {SECONDS:g} s through the server: {total} requests "
             f"({total / SECONDS:.0f}/s); median {statistics.median(ms):.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms, "
             f"max {ms[-1]:.0f} ms; statuses {dict(sorted(statuses.items()))}; problems {len(problems)}"

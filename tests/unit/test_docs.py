@@ -1,0 +1,43 @@
+"""The docs site: generated references match their sources, the README stays a front page, and
+nothing links outside the repository."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)[^)]*\)")
+
+
+def test_generated_reference_is_current() -> None:
+    # In a process of its own: a test before this one may have changed what the generator reads
+    # (click caches a command's --help option from the first context that asked for it).
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_reference.py"), "--check"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr + res.stdout
+
+
+def test_readme_is_a_front_page() -> None:
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 300, f"README.md has {len(lines)} lines; the manual belongs in docs/"
+
+
+def _markdown_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
+@pytest.mark.parametrize("page", _markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_stay_inside_the_repository(page: Path) -> None:
+    for target in LINK.findall(page.read_text()):
+        if target.startswith("#"):
+            continue
+        assert "://" not in target and not target.startswith("mailto:"), f"{page.name} links outside: {target}"
+        resolved = (page.parent / target.split("#")[0]).resolve()
+        assert resolved.is_relative_to(ROOT), f"{page.name} links outside the repository: {target}"
+        assert resolved.exists(), f"{page.name} links to a missing file: {target}"
