@@ -140,7 +140,9 @@ def _value(value: Any) -> str:
 def config_page() -> str:
     from pinchtab.config import ENV_VARS, Config
 
-    env = {f"{section}.{key}": name for name, (section, key, _) in ENV_VARS.items()}
+    env: dict[str, list[str]] = {}
+    for name, (path, _) in ENV_VARS.items():  # the rule's name first, then PinchTab's aliases
+        env.setdefault(".".join(path), []).append(name)
     out = [HEADER.format(source="pinchtab.config.Config"), "# Configuration keys", "",
            "The JSON file (`$PINCHTAB_CONFIG`, else `~/.pinchtab/config.json`), then the environment "
            "variables, then command-line flags. Keys are camelCase.", ""]
@@ -158,9 +160,9 @@ def config_page() -> str:
                 continue
             prop = schema["properties"][key]
             default = info.get_default(call_default_factory=True)
-            variable = env.get(f"{prefix}.{key}")
+            variables = ", ".join(f"`{v}`" for v in env.get(f"{prefix}.{key}", []))
             rows.append(f"| `{key}` | {_cell(_type(prop))} | `{_value(default).replace('|', chr(92) + '|')}` | "
-                        f"{f'`{variable}`' if variable else ''} | {_cell(notes.get(name, ''))} |")
+                        f"{variables} | {_cell(notes.get(name, ''))} |")
         out.extend([f"## `{prefix}`", ""])
         if model.__doc__:
             out.extend([_text(inspect.cleandoc(model.__doc__)), ""])
