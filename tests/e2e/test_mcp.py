@@ -56,7 +56,7 @@ SPEC: dict[str, tuple[set[str], set[str]]] = {
 }
 SPEC_TYPES = {"url": "string", "tabId": "string", "interactive": "boolean", "compact": "boolean", "diff": "boolean",
               "quality": "number", "raw": "boolean", "pixels": "number", "landscape": "boolean", "scale": "number",
-              "ms": "number", "timeout": "number"}
+              "ms": "number", "timeout": "number", "snap": "boolean", "snapDiff": "boolean"}
 
 
 class McpSession:
@@ -134,7 +134,11 @@ def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
 
 
 # Optional parameters PinchTab's tools have beyond the spec's.
-BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"}}
+# Beyond the spec: PinchTab's snap (and snapDiff) on navigation and every action tool (issue 24).
+_SNAP = {"snap", "snapDiff"}
+BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP,
+               **{name: _SNAP for name in ("pinchtab_navigate", "pinchtab_type", "pinchtab_press", "pinchtab_hover",
+                                           "pinchtab_focus", "pinchtab_select", "pinchtab_scroll", "pinchtab_fill")}}
 
 
 def test_tools_list_matches_the_spec(mcp: McpSession) -> None:

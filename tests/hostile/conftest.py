@@ -19,9 +19,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="module")
-def open_bridge() -> Iterator[httpx.Client]:
+def open_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     """A bridge with the risky capabilities a hostile request would reach for turned on."""
-    with start_bridge(allowEvaluate=True, allowNetworkIntercept=True, allowUpload=True) as server:
+    state = str(tmp_path_factory.mktemp("hostile-state"))
+    with start_bridge(state, allowEvaluate=True, allowNetworkIntercept=True, allowUpload=True) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             yield client
 
