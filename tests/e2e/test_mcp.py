@@ -29,6 +29,7 @@ from mcp_types import CallToolResult
 
 from pinchtab import autostart
 from tests.conftest import free_port
+from tests.fixtures.harness import process_alive
 
 # The spec's tools (mcp-tools.md): name -> (required params, optional params).
 SPEC: dict[str, tuple[set[str], set[str]]] = {
@@ -319,23 +320,15 @@ def descendants(pid: int) -> set[int]:
     return out
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def stop_and_check_gone(pid: int) -> None:
     """SIGTERM the server by PID, then every process it started (its Chromium) must be gone."""
     family = descendants(pid)
     assert any("chrom" in _cmdline(p) for p in family), "the server has no Chromium under it"
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and any(_alive(p) for p in family | {pid}):
+    while time.monotonic() < deadline and any(process_alive(p) for p in family | {pid}):
         time.sleep(0.2)
-    survivors = {p: _cmdline(p)[:100] for p in family | {pid} if _alive(p)}
+    survivors = {p: _cmdline(p)[:100] for p in family | {pid} if process_alive(p)}
     assert not survivors, f"still running after SIGTERM: {survivors}"
 
 

@@ -8,14 +8,7 @@ import signal
 from pathlib import Path
 
 from tests.e2e.test_server import ServerProc, live_in_groups, wait_until
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+from tests.fixtures.harness import process_alive
 
 
 def test_a_frozen_bridge_ends_with_its_server(tmp_path: Path) -> None:
@@ -28,7 +21,7 @@ def test_a_frozen_bridge_ends_with_its_server(tmp_path: Path) -> None:
         os.kill(bridge, signal.SIGSTOP)  # frozen: no signal handler, no thread of its own runs
         srv.proc.kill()
         srv.proc.wait(30)
-        wait_until(lambda: not _alive(bridge), 30, "the frozen bridge to end with its server")
+        wait_until(lambda: not process_alive(bridge), 30, "the frozen bridge to end with its server")
         wait_until(lambda: not live_in_groups(groups), 30, "the bridge's Chromium to end with it")
     finally:
         srv.close()
