@@ -7,15 +7,13 @@ A selector that matches nothing is a 404 (a count answers 0).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.errors import BadRequest, NotFound
+from pinchtab.models.refs import as_ref
 
 if TYPE_CHECKING:
     from pinchtab.browser.page.protocol import Page
-
-_REF = re.compile(r"(?:ref:)?(e\d+)")
 
 # What to ask of an element (``this``-free, so refs and selectors share it).
 ASK_JS = r"""(el, op, arg) => {
@@ -79,9 +77,8 @@ def parse(raw: str) -> tuple[str, str, str | None, int]:
 
 async def ask(tab: "Page", target: str, op: str, arg: str | None = None) -> Any:
     """``op`` of the element ``target`` names; for ``count``, how many it names."""
-    ref = _REF.fullmatch(target.strip())
-    if ref:
-        name = ref.group(1)
+    name = as_ref(target)
+    if name:
         if name not in tab.refs:
             if op == "count":
                 return 0

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pinchtab.browser.page.nodes import Node, Snapshot
 from pinchtab.errors import NotFound
+from pinchtab.models.refs import ref_number
 
 if TYPE_CHECKING:
     from pinchtab.find import ElementIndex
@@ -85,7 +86,7 @@ class RefCache:
         """The element ``ref`` names; ``StaleRef`` when its document is gone or it was evicted."""
         entry = self._entries.get(ref)
         if entry is None:
-            if _number(ref) is not None and _number(ref) < self._next:
+            if ref_number(ref) is not None and ref_number(ref) < self._next:
                 raise StaleRef(f"ref {ref} is stale: its element has not been seen for a long time "
                                "(the tab's ref table is full) - take a new /snapshot or /find")
             raise NotFound(_not_found(ref, self._next), "ref_not_found")
@@ -141,7 +142,3 @@ def _not_found(ref: str, issued: int) -> str:
             "gave it (pass its tabId): take a /snapshot first")
 
 
-def _number(ref: str) -> int | None:
-    if ref.startswith("e") and ref[1:].isdigit():
-        return int(ref[1:])
-    return None

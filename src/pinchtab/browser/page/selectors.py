@@ -16,18 +16,15 @@ against the tab's current snapshot (``targets.py`` resolves any kind to a node).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pinchtab.errors import BadRequest, NotFound, PageScriptError
 from pinchtab.find.locators import Locator, parse_locator
+from pinchtab.models.refs import is_ref
 
 if TYPE_CHECKING:
     from pinchtab.browser.page.protocol import Page
-
-_REF = re.compile(r"e\d+")
-
 
 @dataclass(frozen=True)
 class Selector:
@@ -65,7 +62,7 @@ def parse_selector(raw: str) -> Selector:
             return Selector(inner.kind, inner.value, index, wrapper == "last:")
     if s.startswith(("//", "(//")):
         return Selector("xpath", s)
-    if _REF.fullmatch(s):
+    if is_ref(s):
         return Selector("ref", s)
     return Selector("css", s)
 
