@@ -165,8 +165,21 @@ class RestartPolicy(_Section):
     stable_after_sec: float = Field(300.0, ge=0)  # running this long resets the count
 
 
+class HealthPolicy(_Section):
+    """How the server watches its bridges' ``GET /health`` and when it gives up on a frozen one."""
+
+    interval_sec: float = Field(1.0, ge=0.05, le=60)  # between checks of each bridge
+    timeout_sec: float = Field(3.0, ge=0.1, le=60)  # an answer later than this is a miss
+    failures: int = Field(3, ge=1, le=1000)  # misses in a row before the instance shows error
+    # Misses in a row before a frozen bridge is killed and restarted with its tabs (0: never).
+    restart_after: int = Field(8, ge=0, le=10000)
+
+
 class InstancesConfig(_Section):
     restart: RestartPolicy = Field(default_factory=RestartPolicy)
+    health: HealthPolicy = Field(default_factory=HealthPolicy)
+    # A bridge being stopped, restarted or killed gets SIGTERM, then SIGKILL after this long.
+    stop_grace_sec: float = Field(10.0, ge=0.1, le=600)
     # The server waits for a bridge's answer the route's own timeout plus this, then answers 504.
     proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
 

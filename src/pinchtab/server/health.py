@@ -1,8 +1,11 @@
 """Health of started instances: the monitor loop (``GET /health`` of every live bridge each
-second), the tabs each one has open (polled, to reopen them after a crash), and the bridges' logs.
+``instances.health.intervalSec``), the tabs each one has open (polled, to reopen them after a
+crash), and the bridges' logs.
 
-A running bridge that stops answering counts as broken after ``HEALTH_FAILURES`` checks in a row;
-one that reports its Chromium down (503) is in ``error`` until the bridge has restarted it.
+A running bridge that misses ``instances.health.failures`` checks in a row (no answer within
+``timeoutSec``) shows ``error``; one that misses ``restartAfter`` in a row is frozen: ``on_frozen``
+kills it, and the supervisor restarts it with its tabs. One that reports its Chromium down (503) is
+in ``error`` until the bridge has restarted it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.config import HealthPolicy
 from pinchtab.server.bridge_client import UpstreamError
 from pinchtab.server.instance import Instance
 
@@ -22,9 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pinchtab.server")
 
-HEALTH_INTERVAL = 1.0
-HEALTH_TIMEOUT = 3.0
-HEALTH_FAILURES = 3  # consecutive unanswered /health before a live bridge counts as broken
+HEALTH_TIMEOUT = 3.0  # a starting bridge's /health (launch.py)
 TABS_POLL = 2.0  # how often the tabs (and URLs) of a running instance are noted, to reopen after a crash
 
 
@@ -32,10 +34,13 @@ class Monitor:
     """Checks the instances of one registry; ``client`` gives the server's client to its bridges."""
 
     def __init__(self, instances: dict[str, Instance], client: Callable[[], Upstream],
-                 auth_header: Callable[[Instance], list[tuple[bytes, bytes]]]) -> None:
+                 auth_header: Callable[[Instance], list[tuple[bytes, bytes]]], policy: HealthPolicy,
+                 on_frozen: Callable[[Instance], None]) -> None:
         self.instances = instances
         self.client = client
         self.auth_header = auth_header
+        self.policy = policy
+        self.on_frozen = on_frozen
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -50,26 +55,36 @@ class Monitor:
 
     async def _loop(self) -> None:
         while True:
-            await asyncio.sleep(HEALTH_INTERVAL)
-            targets = [i for i in self.instances.values() if i.status in ("running", "error") and i.process_alive]
+            await asyncio.sleep(self.policy.interval_sec)
+            targets = [i for i in self.instances.values()
+                       if i.status in ("running", "error") and i.process_alive and i.kill_reason is None]
             if targets:
                 await asyncio.gather(*(self.check(i) for i in targets), return_exceptions=True)
 
     async def check(self, inst: Instance) -> None:
         """One health check of a started instance; updates status, tab count and routing."""
         try:
-            status, body = await self.client().get_json(inst.url, "/health", self.auth_header(inst), HEALTH_TIMEOUT)
+            status, body = await self.client().get_json(inst.url, "/health", self.auth_header(inst), self.policy.timeout_sec)
             if not isinstance(body, dict):
                 raise ValueError(f"/health answered {status} without a JSON object")
         except (UpstreamError, ValueError) as exc:
-            if inst.status not in ("running", "error") or not inst.process_alive:
+            if inst.status not in ("running", "error") or not inst.process_alive or inst.kill_reason:
                 return
             inst.health_failures += 1
-            if inst.health_failures >= HEALTH_FAILURES and inst.status == "running":
+            p = self.policy
+            if inst.health_failures >= p.failures and inst.status == "running":
                 # Frozen or overloaded: its tabs stay routed to it (503 until it answers again).
                 inst.status = "error"
                 inst.error = f"the bridge does not answer /health ({type(exc.__cause__ or exc).__name__})"
                 log.error("instance %s: %s", inst.id, inst.error)
+            if (p.restart_after and inst.health_failures >= p.restart_after
+                    and inst.proc is not None and not hasattr(inst.proc, "stop")):
+                # Frozen for good. (An attached bridge is no process of ours, an in-process one is
+                # this process: neither is killed.)
+                inst.kill_reason = (f"the bridge did not answer /health {inst.health_failures} times in a row "
+                                    f"(within {p.timeout_sec:g} s each; instances.health.restartAfter): frozen, killed")
+                log.error("instance %s: %s", inst.id, inst.kill_reason)
+                self.on_frozen(inst)
             return
         if inst.status not in ("running", "error") or not inst.process_alive:
             return  # stopped or restarted while we asked
@@ -95,16 +110,24 @@ class Monitor:
 
     async def _poll_tabs(self, inst: Instance) -> None:
         inst.tabs_polled = time.monotonic()
+        updates = inst.tab_updates
         with contextlib.suppress(UpstreamError):
-            status, data = await self.client().get_json(inst.url, "/tabs", self.auth_header(inst), HEALTH_TIMEOUT)
-            if status == 200 and data is not None:
-                inst.last_tabs = tab_list(data)
+            status, data = await self.client().get_json(inst.url, "/tabs", self.auth_header(inst), self.policy.timeout_sec)
+            # A tab the proxy saw open or close meanwhile may be missing from (or still in) this list.
+            if status == 200 and data is not None and inst.tab_updates == updates:
+                inst.last_tabs = merge_tabs(inst.last_tabs, tab_list(data))
 
 
 def tab_list(data: Any) -> list[tuple[str, str]]:
     """(id, url) of a bridge's GET /tabs answer."""
     tabs = data.get("tabs") if isinstance(data, dict) else None
     return [(t["id"], t.get("url") or "about:blank") for t in tabs or [] if isinstance(t, dict) and t.get("id")]
+
+
+def merge_tabs(known: dict[str, str], polled: list[tuple[str, str]]) -> dict[str, str]:
+    """The tabs a bridge listed, each at its URL; a tab still at about:blank keeps the URL the proxy
+    saw it asked to load (a page that never finished loading reopens there, not blank)."""
+    return {tid: known.get(tid, url) if url == "about:blank" else url for tid, url in polled}
 
 
 def log_tail(inst: Instance, lines: int = 3, joiner: str = " | ") -> str:

@@ -2,8 +2,9 @@
 
 Lifecycle: ``starting`` (process spawned, polling ``GET /health``) -> ``running`` -> ``stopping``
 -> ``stopped``; ``error`` when the bridge exits on its own, cannot start, or reports its Chromium
-down (``/health`` 503). A bridge whose Chromium comes back (it restarts it by itself) returns to
-``running``; its old tabs are dropped from routing either way.
+down (``/health`` 503), or stops answering ``/health`` (frozen: killed and restarted after
+``instances.health.restartAfter`` misses). A bridge whose Chromium comes back (it restarts it by
+itself) returns to ``running``.
 
 A leaf: the registry (instances.py), spawning (launch.py), monitoring (health.py), the supervisor
 and the proxy all read and write this record; it imports none of them.
@@ -41,11 +42,17 @@ class Instance:
     log_path: Path | None = None
     log_offset: int = 0  # where this run of the bridge starts in its log
     config_path: Path | None = None
-    # Supervision: crash restarts in a row, when it last came up, its tabs as last seen (id, url).
+    # Supervision: crash restarts in a row, when it last came up, its tabs as last seen (id -> url:
+    # polled, and updated by the proxy as tabs open, load and close), bumped by each proxy update.
     crash_restarts: int = 0
     running_since: float = 0.0
-    last_tabs: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    last_tabs: dict[str, str] = field(default_factory=dict, repr=False)
+    tab_updates: int = 0
     tabs_polled: float = 0.0
+    # Why the server killed its bridge (it froze); the exit is then reported with this reason.
+    kill_reason: str | None = None
+    # Old ids of the tabs being reopened after a restart: requests for them answer 503 tab_restoring.
+    restoring: set[str] = field(default_factory=set, repr=False)
     _waiter: asyncio.Task[None] | None = field(default=None, repr=False)
     _expected_exit: bool = False
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)

@@ -2,8 +2,9 @@
 queries), one ``pinchtab bridge`` with its own Chromium, port and profile each.
 
 The work is done beside it: launch.py spawns and stops the bridges (processes, config files,
-ports, readiness), health.py watches them (the monitor loop, tab polling, logs); instance.py is
-the record all of them share. The supervisor (crash restarts) is given as ``on_bridge_exit``.
+ports, readiness), health.py watches them (the monitor loop, tab polling, logs; a frozen bridge is
+killed); instance.py is the record all of them share. The supervisor (crash restarts) is given as
+``on_bridge_exit``.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ class InstanceManager:
         # embed_default serves the default instance's bridge in this process (pinchtab.bridge.embedded.start,
         # given by pinchtab.cli when server.defaultInProcess applies); None: a process of its own.
         self.launcher = Launcher(config, lambda: self.client, self._bridge_exited, embed_default)
-        self.monitor = Monitor(self.instances, lambda: self.client, self.auth_header)
+        self.monitor = Monitor(self.instances, lambda: self.client, self.auth_header, config.instances.health,
+                               self._bridge_frozen)
         self._closing = False
+        self._kills: set[asyncio.Task[None]] = set()
 
     @property
     def client(self) -> Upstream:
@@ -175,6 +178,13 @@ class InstanceManager:
             inst.error = f"{inst.error}; restart it with POST /instances/{inst.id}/restart"
         log.error("instance %s: %s", inst.id, inst.error)
 
+    def _bridge_frozen(self, inst: Instance) -> None:
+        """The monitor gave up on a bridge (``inst.kill_reason``): kill it; its exit is then handled
+        as a crash (restarted with its tabs)."""
+        task = asyncio.create_task(self.launcher.kill_frozen(inst))
+        self._kills.add(task)
+        task.add_done_callback(self._kills.discard)
+
     async def stop(self, instance_id: str, *, remove: bool = True) -> Instance:
         inst = self.get(instance_id)
         async with inst._lock:
@@ -185,6 +195,7 @@ class InstanceManager:
 
     async def _stop(self, inst: Instance, *, keep_tabs: bool = False) -> None:
         if not keep_tabs:
+            inst.restoring = set()
             self.on_tabs_lost(inst.id)
         await self.launcher.stop(inst)
 

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("pinchtab.server")
 
 START_TIMEOUT = 60.0
-STOP_TIMEOUT = 10.0
 PORT_RETRIES = 3
 READY_POLL = 0.02  # seconds between health checks of a starting bridge, its first 5 s
 
@@ -109,6 +108,7 @@ class Launcher:
         inst.restarts = 0
         inst.last_death = None
         inst.health_failures = 0
+        inst.kill_reason = None
         if inst.temporary:
             tmp = self.state_dir / "tmp"
             tmp.mkdir(parents=True, exist_ok=True)
@@ -258,15 +258,19 @@ class Launcher:
         code = await proc.wait()
         if inst.proc is not proc or inst._expected_exit:
             return
-        # The bridge went away on its own: its Chromium follows it (pipe closed); make sure.
+        # The bridge went away on its own (or frozen, killed by the monitor): its Chromium follows
+        # it (pipe closed); make sure.
         procs.kill_browsers_on(inst.profile_dir)
         inst.tabs = 0
         if inst.status != "starting":  # a bridge that died starting: _await_ready reports it
             inst.status = "error"
-            inst.error = f"the bridge process exited with code {code}"
-            tail = getattr(proc, "error", None) or log_tail(inst, 2)
-            if tail:
-                inst.error += f" (log: {tail})"
+            if inst.kill_reason:
+                inst.error = f"{inst.kill_reason} (exit code {code})"
+            else:
+                inst.error = f"the bridge process exited with code {code}"
+                tail = getattr(proc, "error", None) or log_tail(inst, 2)
+                if tail:
+                    inst.error += f" (log: {tail})"
         self.on_exit(inst)
 
     def _drop_config(self, inst: Instance) -> None:
@@ -275,23 +279,39 @@ class Launcher:
                 inst.config_path.unlink()
 
     async def terminate(self, inst: Instance) -> None:
-        """SIGTERM the bridge (it closes its Chromium), then SIGKILL its group, then any browser
-        still running on the instance's profile dir."""
+        """SIGTERM the bridge (it closes its Chromium), then SIGKILL its group after
+        ``instances.stopGraceSec``, then any browser still running on the instance's profile dir."""
         proc = inst.proc
         inst._expected_exit = True
+        grace = self.config.instances.stop_grace_sec
         if proc is not None and proc.returncode is None and hasattr(proc, "stop"):
-            await proc.stop(STOP_TIMEOUT)  # an in-process bridge: the server's own pid is no group to signal
-        elif proc is not None and proc.returncode is None:
-            procs.kill_group(proc.pid, signal.SIGTERM)
-            try:
-                await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
-            except asyncio.TimeoutError:
-                log.warning("instance %s: bridge ignored SIGTERM for %.0f s; killing it", inst.id, STOP_TIMEOUT)
-                procs.kill_group(proc.pid, signal.SIGKILL)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(proc.wait(), 5)
+            await proc.stop(grace)  # an in-process bridge: the server's own pid is no group to signal
+        elif proc is not None:
+            await self._end_group(inst, proc)
         if inst.profile_dir:
             procs.kill_browsers_on(inst.profile_dir)
+
+    async def kill_frozen(self, inst: Instance) -> None:
+        """End a bridge that stopped answering (``inst.kill_reason`` says why) as an exit of its
+        own: the exit watcher reports it and the supervisor restarts it."""
+        proc = inst.proc
+        if proc is not None and not hasattr(proc, "stop"):
+            await self._end_group(inst, proc)
+
+    async def _end_group(self, inst: Instance, proc: Any) -> None:
+        """SIGTERM the bridge's process group; SIGKILL when it is still there after the grace period
+        (a blocked event loop never runs its SIGTERM handler)."""
+        if proc.returncode is not None:
+            return
+        grace = self.config.instances.stop_grace_sec
+        procs.kill_group(proc.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(asyncio.shield(proc.wait()), grace)
+        except asyncio.TimeoutError:
+            log.warning("instance %s: bridge ignored SIGTERM for %g s; killing it", inst.id, grace)
+            procs.kill_group(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(proc.wait()), 5)
 
     async def stop(self, inst: Instance) -> None:
         """Stop the bridge and clean up after it: its port, config file, temporary profile, and

@@ -23,7 +23,8 @@ from pinchtab.errors import NotFound, NotReady, PinchtabError, Timeout
 from pinchtab.models import MAX_WAIT_MS
 from pinchtab.server.instance import Instance
 from pinchtab.server.instances import InstanceManager
-from pinchtab.server.tab_owners import TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_id_in_response
+from pinchtab.server.tab_owners import (TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_in_response,
+                                        url_in_request)
 from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
@@ -67,6 +68,9 @@ class TabLocator:
             if inst is not None:  # not running: _forward says so (503), the tab is still its own
                 return inst
             self.routes.forget(tab_id)
+        restoring = next((i for i in self.manager.instances.values() if tab_id in i.restoring), None)
+        if restoring is not None:
+            return restoring  # _forward answers 503 tab_restoring
         await self.all_tabs()
         iid = self.routes.owner(tab_id)
         inst = self.manager.instances.get(iid) if iid else None
@@ -170,6 +174,11 @@ class ProxyMiddleware:
 
     async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None,
                        renamed: tuple[str, str] | None = None) -> None:
+        asked = renamed[0] if renamed else known_tab
+        if asked and inst.restoring and {asked, known_tab} & inst.restoring:
+            raise NotReady(f"tab {asked} is being restored: instance {inst.id}'s bridge is restarting "
+                           f"({inst.error or 'it came back and reopens its tabs'}); the tab reopens at its last "
+                           "URL under this id, retry in a few seconds", "tab_restoring")
         if inst.status == "starting":
             await self.router.manager.wait_ready(inst)
         if not inst.process_alive or inst.status in ("stopping", "stopped", "error", "starting"):
@@ -213,7 +222,7 @@ class ProxyMiddleware:
                     raise NotReady(f"instance {inst.id} broke off its answer: {exc}", "instance_unavailable") from exc
                 await send({"type": "http.response.start", "status": status, "headers": out_headers})
                 await send({"type": "http.response.body", "body": data})
-                self._learn(inst, route, status, data, known_tab)
+                self._learn(inst, route, status, data, known_tab, body)
                 return
             await send({"type": "http.response.start", "status": status, "headers": out_headers})
             try:
@@ -226,26 +235,45 @@ class ProxyMiddleware:
         finally:
             await response.aclose()
 
-    def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None) -> None:
+    def _learn(self, inst: Instance, route: str, status: int, data: bytes, known_tab: str | None, sent: bytes) -> None:
+        """Route by the answer, and note the instance's tabs as they open, load and close (what a
+        restart after a crash reopens, without waiting for the next poll)."""
         if status == 503:
             # The bridge's Chromium is restarting; it reopens the tabs under their ids.
             return
         if status == 404 and known_tab and b"tab_not_found" in data:
             self.router.routes.forget(known_tab)
+            inst.last_tabs.pop(known_tab, None)
+            inst.tab_updates += 1
             return
-        if status != 200 or route not in TAB_ANSWERING:
+        if route not in TAB_ANSWERING:
             return
-        tid = tab_id_in_response(data) or known_tab
+        tid, url = tab_in_response(data)
+        if status != 200:
+            # A navigation that failed or timed out still names its tab (maybe a new one): it is
+            # open, on its way to the URL asked for.
+            if tid and route in _LOADING:
+                self.router.routes.learn(tid, inst.id)
+                inst.last_tabs[tid] = url_in_request(sent) or inst.last_tabs.get(tid, "about:blank")
+                inst.tab_updates += 1
+            return
+        tid = tid or known_tab
         if not tid:
             return
+        inst.tab_updates += 1
         if closes_tab(route, status, data):
             self.router.routes.forget(tid)
+            inst.last_tabs.pop(tid, None)
         else:
             self.router.routes.learn(tid, inst.id)
+            known = inst.last_tabs.get(tid, "about:blank")
+            inst.last_tabs[tid] = (url or known) if route in _LOADING else known
 
 
 # Routes that wait for a page to load; the rest are bound by the bridge's command timeout.
 _NAVIGATING = frozenset({"navigate", "back", "forward", "reload", "tab", "action", "actions"})
+# Routes whose answer's url is the tab's new location.
+_LOADING = frozenset({"navigate", "back", "forward", "reload", "tab"})
 
 
 def route_deadline(config: Any, route: str, body: bytes) -> float:

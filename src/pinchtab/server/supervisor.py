@@ -1,9 +1,11 @@
-"""A bridge that exits on its own is restarted with backoff (``instances.restart``, like PinchTab's
-restart policy), and its tabs are reopened at their last URLs: the old tab ids keep working (the
-proxy maps them to the new ones), so an agent keeps its place after a crash.
+"""A bridge that exits on its own (or froze and was killed, health.py) is restarted with backoff
+(``instances.restart``, like PinchTab's restart policy), and its tabs are reopened at their last
+URLs: the old tab ids keep working (the proxy maps them to the new ones), so an agent keeps its
+place after a crash. The fresh bridge's own blank tab takes the first of them (no extra blank tab),
+and a tab is mapped as soon as it exists: a page that never loads does not hold up the others.
 
-While it is down, its tabs stay routed to it, so requests answer 503 ``instance_unavailable``
-(saying when it comes back), not 404. A stop or restart asked for by a client is not a crash.
+From the exit until its tab is back, a request for one of its tabs answers 503 ``tab_restoring``,
+never 404. A stop or restart asked for by a client is not a crash.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Protocol
 
-from pinchtab.config import RestartPolicy
+from pinchtab.config import Config, RestartPolicy
 from pinchtab.errors import PinchtabError
 from pinchtab.server.instance import Instance
 from pinchtab.server.tab_owners import TabOwners
@@ -24,13 +26,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pinchtab.server")
 
-REOPEN_TIMEOUT = 30.0
+REOPEN_TIMEOUT = 30.0  # for the fresh bridge to list or open a tab
+# A reopened tab answers 503 tab_restoring while it loads, at most this long (or browser.navigationTimeoutMs).
+LOAD_TIMEOUT_MS = 10_000
 
 
 class Restarts(Protocol):
     """What the supervisor needs of the instance registry (instances.InstanceManager)."""
 
     instances: dict[str, Instance]
+    config: Config
 
     @property
     def closing(self) -> bool: ...
@@ -56,6 +61,7 @@ class Supervisor:
         if inst.running_since and time.monotonic() - inst.running_since >= p.stable_after_sec:
             inst.crash_restarts = 0
         if inst.crash_restarts >= p.max_restarts or self.manager.closing:
+            inst.restoring = set()
             if p.max_restarts:
                 inst.error = (inst.error or "") + (f"; gave up after {inst.crash_restarts} restarts in a row "
                                                    "(instances.restart.maxRestarts)")
@@ -64,7 +70,8 @@ class Supervisor:
         inst.crash_restarts += 1
         inst.error = (inst.error or "") + (f"; restarting it in {delay:g} s "
                                            f"(try {inst.crash_restarts} of {p.max_restarts})")
-        tabs = list(inst.last_tabs)
+        tabs = list(inst.last_tabs.items())
+        inst.restoring = {tid for tid, _ in tabs}
         old = self._tasks.pop(inst.id, None)
         if old is not None:
             old.cancel()
@@ -86,25 +93,59 @@ class Supervisor:
             if not self.bridge_exited(inst):
                 self.owners.forget_instance(inst.id)
             return
-        await self._reopen(inst, tabs)
+        try:
+            await self._reopen(inst, tabs)
+        finally:
+            inst.restoring.difference_update(old for old, _ in tabs)
 
     async def _reopen(self, inst: Instance, tabs: list[tuple[str, str]]) -> None:
-        async def one(old: str, url: str) -> None:
+        blank = await self._blank_tabs(inst)
+        inst.last_tabs = {}
+
+        async def one(old: str, url: str, reuse: str | None) -> None:
             try:
-                status, data = await self.manager.client.post_json(inst.url, "/tab", {"action": "new", "url": url},
-                                                                   self.manager.auth_header(inst), REOPEN_TIMEOUT)
-                new = data.get("tabId") if status == 200 and isinstance(data, dict) else None
+                new = reuse or await self._open_blank(inst)
             except Exception as exc:  # the tab is lost, the others are not
                 log.warning("instance %s: could not reopen tab %s at %s: %s", inst.id, old, url, exc)
-                new = None
-            if new:
-                self.owners.moved(old, new, inst.id)
-            else:
                 self.owners.forget(old)
+                return
+            self.owners.moved(old, new, inst.id)
+            inst.last_tabs[new] = url
+            inst.tab_updates += 1
+            if url != "about:blank":
+                await self._load(inst, new, url)
+            inst.restoring.discard(old)
 
-        await asyncio.gather(*(one(old, url) for old, url in tabs))
+        await asyncio.gather(*(one(old, url, blank.pop(0) if blank else None) for old, url in tabs))
         if tabs:
             log.warning("instance %s: reopened %d tab(s) after its bridge restarted", inst.id, len(tabs))
+
+    async def _blank_tabs(self, inst: Instance) -> list[str]:
+        """The blank tabs a fresh bridge's Chromium opened by itself, to take the first reopened tabs."""
+        try:
+            status, data = await self.manager.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst), REOPEN_TIMEOUT)
+        except Exception:
+            return []
+        tabs = data.get("tabs") if status == 200 and isinstance(data, dict) else None
+        return [t["id"] for t in tabs or [] if isinstance(t, dict) and t.get("id") and t.get("url") == "about:blank"]
+
+    async def _open_blank(self, inst: Instance) -> str:
+        status, data = await self.manager.client.post_json(inst.url, "/tab", {"action": "new"},
+                                                           self.manager.auth_header(inst), REOPEN_TIMEOUT)
+        new = data.get("tabId") if status == 200 and isinstance(data, dict) else None
+        if not isinstance(new, str) or not new:
+            raise RuntimeError(f"POST /tab answered {status}: {data}")
+        return new
+
+    async def _load(self, inst: Instance, tab: str, url: str) -> None:
+        """Load a reopened tab, waiting at most LOAD_TIMEOUT_MS (a page that never loads stays open
+        on its way there, as it was)."""
+        timeout = min(LOAD_TIMEOUT_MS, self.manager.config.browser.navigation_timeout_ms)
+        try:
+            await self.manager.client.post_json(inst.url, "/navigate", {"tabId": tab, "url": url, "timeout": timeout},
+                                                self.manager.auth_header(inst), timeout / 1000 + REOPEN_TIMEOUT)
+        except Exception as exc:
+            log.warning("instance %s: reopened tab %s did not load %s: %s", inst.id, tab, url, exc)
 
     def cancel(self, instance_id: str) -> None:
         task = self._tasks.pop(instance_id, None)

@@ -100,14 +100,33 @@ def tab_id_in_request(query_string: bytes, body: bytes) -> str | None:
 
 def tab_id_in_response(body: bytes) -> str | None:
     """The ``tabId`` of a small JSON response, if any."""
+    return tab_in_response(body)[0]
+
+
+def tab_in_response(body: bytes) -> tuple[str | None, str | None]:
+    """The ``tabId`` and ``url`` of a small JSON response (None where absent)."""
     if not body or len(body) > MAX_PARSED_RESPONSE or b'"tabId"' not in body:
+        return None, None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    tid, url = data.get("tabId"), data.get("url")
+    return (tid if isinstance(tid, str) and tid else None), (url if isinstance(url, str) and url else None)
+
+
+def url_in_request(body: bytes) -> str | None:
+    """The ``url`` a small JSON request body asks to load (navigate, tab new)."""
+    if not body or len(body) > MAX_PARSED_BODY or b'"url"' not in body:
         return None
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    tid = data.get("tabId") if isinstance(data, dict) else None
-    return tid if isinstance(tid, str) and tid else None
+    url = data.get("url") if isinstance(data, dict) else None
+    return url if isinstance(url, str) and url else None
 
 
 def closes_tab(route: str, status: int, body: bytes) -> bool:

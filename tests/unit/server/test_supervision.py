@@ -42,7 +42,7 @@ async def test_restarts_back_off_and_give_up() -> None:
     manager = SimpleNamespace(closing=False, instances={})
     policy = RestartPolicy(maxRestarts=3, initBackoffSec=1, maxBackoffSec=3, stableAfterSec=300)
     sup = Supervisor(manager, TabOwners(), policy)  # type: ignore[arg-type]
-    inst = SimpleNamespace(id="inst_a", crash_restarts=0, running_since=0.0, error="exited", last_tabs=[])
+    inst = SimpleNamespace(id="inst_a", crash_restarts=0, running_since=0.0, error="exited", last_tabs={})
     delays = []
     for _ in range(3):
         inst.error = "exited"

@@ -51,6 +51,7 @@ class Browser:
         # Browser contexts of pinchtab's own scratch pages (the clipboard's): not tabs.
         self.hidden_contexts: set[str] = set()
         self.page_downloads = PageDownloads()
+        self._reloads: set[asyncio.Future[None]] = set()  # reopened tabs loading after a crash
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -117,6 +118,8 @@ class Browser:
         await self._teardown()
 
     async def _teardown(self) -> None:
+        for loading in list(self._reloads):
+            loading.cancel()
         for tab in self.tabs.values():
             tab.detach()
         self.tabs.clear()
@@ -158,7 +161,7 @@ class Browser:
         if self.config.browser.restore_tabs and self.config.browser.auto_restart:
             self.restore.remember(self.targets, self.tabs, self.current_id)
         for tab in self.tabs.values():
-            tab.detach()
+            tab.detach(BrowserGone(reason))  # a load in progress answers 503 browser_gone, not tab_closed
         self.tabs.clear()
         self.targets.clear()
         self.current_id = None
@@ -174,23 +177,36 @@ class Browser:
                 self.restarts += 1
                 await self._start()
                 if self.restore.pending:
-                    current = await self.restore.reopen(self._reopen_at)
+                    blank = [t for t, info in self.targets.items() if info.get("url") == "about:blank"]
+                    current = await self.restore.reopen(self._reopen_at, blank)
                     if current in self.targets:
                         self.current_id = current
         except Exception as exc:  # reported through ensure_running
             log.error("automatic browser restart failed: %s", exc)
 
-    async def _reopen_at(self, url: str) -> str:
-        """A new tab at ``url``, answered once loaded (or after the timeout: it is open either way)."""
+    async def _reopen_at(self, url: str, reuse: str | None) -> str:
+        """A tab (``reuse``, or a new one) on its way to ``url``, answered at once: it loads under
+        its lock, so a request for it waits for the load (as it would have waited for the
+        navigation) while the restore, and the other tabs, go on."""
         assert self.root is not None
-        res = await self.root.send("Target.createTarget", {"url": "about:blank"})
-        tid = res["targetId"]
-        self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
+        if reuse is None:
+            res = await self.root.send("Target.createTarget", {"url": "about:blank"})
+            reuse = res["targetId"]
+            self.targets.setdefault(reuse, {"targetId": reuse, "type": "page", "url": "about:blank", "title": ""})
         if url != "about:blank":
-            tab = await self._attach(tid)
+            tab = await self._attach(reuse)
+            await tab.lock.acquire()
+            loading = asyncio.ensure_future(self._load_reopened(tab, url))
+            self._reloads.add(loading)
+            loading.add_done_callback(self._reloads.discard)
+        return reuse
+
+    async def _load_reopened(self, tab: Tab, url: str) -> None:
+        try:
             with contextlib.suppress(Exception):
                 await tab.navigate(url, timeout_ms=min(self.config.browser.navigation_timeout_ms, 15000))
-        return tid
+        finally:
+            tab.lock.release()
 
     def _gone(self, reason: str) -> NotReady:
         follow = (

@@ -43,6 +43,9 @@ class Tab:
         self.refs = RefCache(max_refs)
         self.url = ""
         self.title = ""
+        # Where the last navigation asked for was going (a page that never loads stays at about:blank;
+        # a restore after a crash reopens it here).
+        self.requested_url = ""
         self.main_frame_id = target_id  # a page's main frame id is its target id
         self.crashed = False
         self.closed = False
@@ -87,7 +90,8 @@ class Tab:
             self.frames.start(),
         )
 
-    def detach(self) -> None:
+    def detach(self, gone: BrowserError | None = None) -> None:
+        """The tab is closed; ``gone``: because the browser died (what a load in progress answers)."""
         self.closed = True
         for off in self._offs:
             off()
@@ -95,7 +99,7 @@ class Tab:
         self.frames.close()
         for _, _, fut in self._waiters:
             if not fut.done():
-                fut.set_exception(BrowserError(f"tab {self.id} was closed", "tab_closed"))
+                fut.set_exception(gone or BrowserError(f"tab {self.id} was closed", "tab_closed"))
         self._waiters.clear()
 
     # -- events -----------------------------------------------------------------------------
@@ -269,6 +273,7 @@ class Tab:
         self.check_usable()
         deadline = time.monotonic() + timeout_ms / 1000
         await self.set_blocking(block_images, block_media)
+        self.requested_url = url
         try:
             res = await self.send("Page.navigate", {"url": url}, timeout=timeout_ms / 1000)
         except Timeout:

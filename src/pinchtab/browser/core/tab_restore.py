@@ -31,6 +31,8 @@ class TabRestore:
         for tid, info in targets.items():
             tab = tabs.get(tid)
             url = (tab.url if tab is not None and tab.url else "") or info.get("url", "") or "about:blank"
+            if url == "about:blank" and tab is not None and tab.requested_url:
+                url = tab.requested_url  # it never finished loading: it reopens on its way there
             if not is_browser_ui(url):
                 lost.append((tid, url))
         self._lost = lost[: self.max_tabs]
@@ -45,11 +47,14 @@ class TabRestore:
     def pending(self) -> bool:
         return bool(self._lost)
 
-    async def reopen(self, open_at: Callable[[str], Awaitable[str]]) -> str | None:
-        """Open the remembered tabs in the new browser (``open_at(url)`` answers the new target id
-        once the page has loaded); answers the new id of the current tab."""
+    async def reopen(self, open_at: Callable[[str, str | None], Awaitable[str]], blank: list[str]) -> str | None:
+        """Open the remembered tabs in the new browser: ``open_at(url, reuse)`` answers the new
+        target id (``reuse``: one of the ``blank`` tabs the new browser opened by itself, so no
+        extra blank tab is left); answers the new id of the current tab."""
         lost, self._lost = self._lost, []
-        results = await asyncio.gather(*(open_at(url) for _, url in lost), return_exceptions=True)
+        reuse = blank[: len(lost)] + [None] * (len(lost) - len(blank))
+        results = await asyncio.gather(*(open_at(url, spare) for (_, url), spare in zip(lost, reuse)),
+                                       return_exceptions=True)
         for (old, url), new in zip(lost, results):
             if isinstance(new, BaseException):  # one bad URL must not keep the others closed
                 log.warning("could not reopen tab %s at %s: %s", old, url, new)

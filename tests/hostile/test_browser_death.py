@@ -1,0 +1,63 @@
+"""Chromium killed under a bridge (issue 27, row 9): the navigate in flight answers 503
+``browser_gone`` (it was 500 ``tab_closed``), the bridge is back at once although a tab never
+finishes loading (it took 17 s: the restore waited for every page to load), that tab reopens on
+its way to its URL (it came back blank), and the restore adds no blank tab."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import ServerThread
+from tests.e2e.test_server import wait_until
+from tests.fixtures.harness import free_port
+from tests.hostile.hanging import Hanging
+
+# Below the 15 s a never-loading page held the restore for, above a browser's start under load.
+BACK_WITHIN = 12
+
+
+@pytest.fixture(scope="module")
+def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Any]]:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    config = load_config({"server": {"stateDir": str(tmp_path_factory.mktemp("death-state"))}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        yield c, server.server.config.app.state.browser
+
+
+def test_chromium_killed_under_a_never_loading_tab(bridge: tuple[httpx.Client, Any], pages: str) -> None:
+    c, browser = bridge
+    hanging = Hanging()
+    try:
+        loaded = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+        never = c.post("/tab", json={"action": "new"}).json()["tabId"]
+        count = len(c.get("/tabs").json()["tabs"])
+        answers: list[httpx.Response] = []
+        inflight = threading.Thread(target=lambda: answers.append(
+            c.post("/navigate", json={"tabId": never, "url": hanging.url})), daemon=True)
+        inflight.start()
+        assert hanging.asked.wait(30), "the navigation never reached the page"
+        os.killpg(browser.process.pid, signal.SIGKILL)
+        inflight.join(30)
+        assert answers and answers[0].status_code == 503, answers and answers[0].text
+        assert answers[0].json()["code"] == "browser_gone"
+
+        def back() -> bool:
+            res = c.get(f"/tabs/{loaded}/text", timeout=BACK_WITHIN)  # a ReadTimeout here: the restore held it
+            assert res.status_code in (200, 503), res.text
+            return res.status_code == 200 and res.json()["title"] == "Login"
+
+        wait_until(back, 60, "the loaded tab to come back")
+        wait_until(lambda: len(hanging.connections) >= 2, 30, "the never-loaded tab to reopen on its way to its URL")
+        assert len(c.get("/tabs").json()["tabs"]) == count  # the new browser's own blank tab was reused
+        assert c.get("/health").json()["status"] == "ok"
+    finally:
+        hanging.close()
