@@ -1,4 +1,5 @@
-"""A web server that accepts connections and never answers: a page that never finishes loading."""
+"""A web server whose page never finishes loading: it accepts connections and never answers, or
+(``commits``) sends the headers and the start of a page, then nothing more."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import threading
 
 
 class Hanging:
-    def __init__(self) -> None:
+    def __init__(self, *, commits: bool = False) -> None:
+        self.commits = commits
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
@@ -23,6 +25,8 @@ class Hanging:
             except OSError:
                 return
             self.connections.append(conn)
+            if self.commits:
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><p>loading")
             self.asked.set()
 
     def close(self) -> None:

@@ -35,7 +35,7 @@ def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Cli
 
 def test_chromium_killed_under_a_never_loading_tab(bridge: tuple[httpx.Client, Any], pages: str) -> None:
     c, browser = bridge
-    hanging = Hanging()
+    hanging = Hanging(commits=True)  # the navigation commits, its load never ends
     try:
         loaded = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
         never = c.post("/tab", json={"action": "new"}).json()["tabId"]
@@ -45,6 +45,8 @@ def test_chromium_killed_under_a_never_loading_tab(bridge: tuple[httpx.Client, A
             c.post("/navigate", json={"tabId": never, "url": hanging.url})), daemon=True)
         inflight.start()
         assert hanging.asked.wait(30), "the navigation never reached the page"
+        wait_until(lambda: any(t["url"] == hanging.url for t in c.get("/tabs").json()["tabs"]), 30,
+                   "the never-loading page to commit")
         os.killpg(browser.process.pid, signal.SIGKILL)
         inflight.join(30)
         assert answers and answers[0].status_code == 503, answers and answers[0].text
