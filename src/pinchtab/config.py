@@ -166,7 +166,7 @@ class RestartPolicy(_Section):
 
 
 class HealthPolicy(_Section):
-    """How the server watches its bridges' ``GET /health`` and when it gives up on a frozen one."""
+    """How the server watches its bridges' `GET /health` and when it gives up on a frozen one."""
 
     interval_sec: float = Field(1.0, ge=0.05, le=60)  # between checks of each bridge
     timeout_sec: float = Field(3.0, ge=0.1, le=60)  # an answer later than this is a miss

@@ -58,3 +58,17 @@ async def test_restarts_back_off_and_give_up() -> None:
 def test_tab_list() -> None:
     assert tab_list({"tabs": [{"id": "A", "url": "http://x/"}, {"id": "B"}, "junk"]}) == [("A", "http://x/"), ("B", "about:blank")]
     assert tab_list(None) == []
+
+
+def test_tabs_the_proxy_saw_keep_the_url_they_were_loading() -> None:
+    from pinchtab.server.health import merge_tabs
+    from pinchtab.server.tab_owners import tab_in_response, url_in_request
+
+    known = {"A": "http://slow/", "B": "http://b/"}
+    # A never finished loading (the bridge lists it blank); B moved on; C is new; gone tabs go.
+    assert merge_tabs(known, [("A", "about:blank"), ("B", "http://b2/"), ("C", "about:blank")]) == {
+        "A": "http://slow/", "B": "http://b2/", "C": "about:blank"}
+    assert tab_in_response(b'{"error":"x","code":"navigation_timeout","tabId":"T"}') == ("T", None)
+    assert tab_in_response(b'{"tabId":"T","url":"http://x/","title":""}') == ("T", "http://x/")
+    assert url_in_request(b'{"url":"http://x/","newTab":true}') == "http://x/"
+    assert url_in_request(b'{"url":5}') is None and url_in_request(b"[") is None
