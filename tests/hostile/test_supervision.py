@@ -82,6 +82,10 @@ def test_a_frozen_bridge_is_killed_and_restarted_with_its_tabs(server: ServerPro
     after = wait_until(lambda: (i := default_instance(server))["status"] == "running" and i, 30, "the instance to run")
     assert after["bridgeRestarts"] == before.get("bridgeRestarts", 0) + 1, after
     assert tab_count(server) == count  # the fresh bridge's blank tab was reused, none added
+    listed = {t["id"]: t["url"] for t in server.http.get("/tabs").json()["tabs"]}
+    assert listed.get(tab) == f"{pages}/login.html", listed  # listed under the id its agent knows
+    res = server.http.post(f"/tabs/{tab}/reload")
+    assert res.status_code == 200 and res.json()["tabId"] == tab, res.text  # answers name it so too
     assert server.http.post(f"/tabs/{tab}/find", json={"query": "log in button"}).status_code == 200
 
 
@@ -98,6 +102,8 @@ def test_tabs_opened_just_before_a_crash_come_back(server: ServerProc, pages: st
     back = tab_back(server, fresh)
     assert back["url"] == f"{pages}/table.html", back
     wait_until(lambda: len(hanging.connections) >= 2, 30, "the reopened tab to load its page again")
-    assert tab_back(server, never, load=f"{pages}/login.html")["title"] == "Login"
+    moved = tab_back(server, never, load=f"{pages}/login.html")
+    assert moved["title"] == "Login" and moved["tabId"] == never, moved
     assert tab_count(server) == count
+    assert {fresh, never} <= {t["id"] for t in server.http.get("/tabs").json()["tabs"]}
     assert default_instance(server)["pid"] != inst["pid"]

@@ -112,7 +112,9 @@ class TabLocator:
             self.routes.replace_instance(inst.id, [t["id"] for t in tabs if isinstance(t, dict) and "id" in t])
             for t in tabs:
                 if isinstance(t, dict):
-                    merged.append({**t, "instanceId": inst.id})
+                    # A tab reopened after a crash is listed under the id its agent knows.
+                    shown = {"id": self.routes.public_id(t["id"])} if isinstance(t.get("id"), str) else {}
+                    merged.append({**t, **shown, "instanceId": inst.id})
         return TabListing(merged, unlisted)
 
     async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
@@ -220,9 +222,14 @@ class ProxyMiddleware:
                     raise _too_slow(inst, route, deadline) from None
                 except UpstreamError as exc:
                     raise NotReady(f"instance {inst.id} broke off its answer: {exc}", "instance_unavailable") from exc
+                self._learn(inst, route, status, data, known_tab, body)
+                if renamed and renamed[0] != renamed[1] and renamed[1].encode() in data:
+                    # The answer names the tab as its agent knows it.
+                    data = data.replace(renamed[1].encode(), renamed[0].encode())
+                    out_headers = [(k, v) for k, v in out_headers if k != b"content-length"]
+                    out_headers.append((b"content-length", str(len(data)).encode()))
                 await send({"type": "http.response.start", "status": status, "headers": out_headers})
                 await send({"type": "http.response.body", "body": data})
-                self._learn(inst, route, status, data, known_tab, body)
                 return
             await send({"type": "http.response.start", "status": status, "headers": out_headers})
             try:

@@ -42,8 +42,10 @@ class TabOwners:
 
     def __init__(self) -> None:
         self._owner: dict[str, str] = {}
-        # A tab reopened after its bridge crashed: old id -> new id (the agent keeps using the old).
+        # A tab reopened after its bridge crashed: old id -> new id (the agent keeps using the old),
+        # and new id -> the id the agent first knew it by (what answers and listings show).
         self._moved = Aliases()
+        self._origin: dict[str, str] = {}
 
     def __len__(self) -> int:
         return len(self._owner)
@@ -56,23 +58,34 @@ class TabOwners:
 
     def forget(self, tab_id: str) -> None:
         self._owner.pop(tab_id, None)
+        self._origin.pop(tab_id, None)
 
     def moved(self, old: str, new: str, instance_id: str) -> None:
         self._moved.add(old, new)
         self._owner.pop(old, None)
         self._owner[new] = instance_id
+        self._origin[new] = self._origin.pop(old, old)
+
+    def public_id(self, tab_id: str) -> str:
+        """The id a reopened tab had before its bridge crashed (itself for any other tab)."""
+        return self._origin.get(tab_id, tab_id)
 
     def current_id(self, tab_id: str) -> str:
         """The id the tab has now (itself unless it was reopened under a new one)."""
         return self._moved.resolve(tab_id)
 
     def forget_instance(self, instance_id: str) -> None:
-        for tid in [t for t, i in self._owner.items() if i == instance_id]:
+        self.forget_instance_except(instance_id, set())
+
+    def forget_instance_except(self, instance_id: str, keep: set[str]) -> None:
+        for tid in [t for t, i in self._owner.items() if i == instance_id and t not in keep]:
             del self._owner[tid]
+            self._origin.pop(tid, None)
 
     def replace_instance(self, instance_id: str, tab_ids: list[str]) -> None:
         """The instance's full tab list is now ``tab_ids`` (from its ``GET /tabs``)."""
-        self.forget_instance(instance_id)
+        listed = set(tab_ids)
+        self.forget_instance_except(instance_id, listed)
         for tid in tab_ids:
             self._owner[tid] = instance_id
 

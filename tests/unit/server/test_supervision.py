@@ -72,3 +72,15 @@ def test_tabs_the_proxy_saw_keep_the_url_they_were_loading() -> None:
     assert tab_in_response(b'{"tabId":"T","url":"http://x/","title":""}') == ("T", "http://x/")
     assert url_in_request(b'{"url":"http://x/","newTab":true}') == "http://x/"
     assert url_in_request(b'{"url":5}') is None and url_in_request(b"[") is None
+
+
+def test_a_reopened_tab_is_shown_under_the_id_its_agent_knows() -> None:
+    owners = TabOwners()
+    owners.learn("OLD", "inst_a")
+    owners.moved("OLD", "NEW", "inst_a")
+    owners.moved("NEW", "NEWER", "inst_a")  # a second crash
+    assert owners.public_id("NEWER") == "OLD" and owners.public_id("OTHER") == "OTHER"
+    owners.replace_instance("inst_a", ["NEWER", "X"])  # a listing keeps what it still lists
+    assert owners.public_id("NEWER") == "OLD"
+    owners.forget("NEWER")
+    assert owners.public_id("NEWER") == "NEWER"
