@@ -102,7 +102,9 @@ class TabLocator:
         instances = self.manager.live()
         results = await asyncio.gather(*(self._tabs_of(i) for i in instances), return_exceptions=True)
         merged: list[dict[str, Any]] = []
-        unlisted: list[dict[str, str]] = []
+        live = {i.id for i in instances}
+        unlisted = [{"instanceId": i.id, "error": f"its bridge is restarting and its tabs will be restored ({i.error})"}
+                    for i in self.manager.instances.values() if i.restoring and i.id not in live]
         for inst, tabs in zip(instances, results):
             if isinstance(tabs, BaseException):
                 log.warning("GET /tabs on instance %s failed: %s", inst.id, tabs)
