@@ -122,7 +122,8 @@ async def open_page(tab, base: str, page: dict) -> None:
         await asyncio.sleep(page["settle_ms"] / 1000)
 
 
-async def evaluate(python: str, only: str | None, show: str | None, html: list[str]) -> list[dict]:
+async def evaluate(python: str, only: str | None, show: str | None, html: list[str],
+                   dump: Path | None = None) -> list[dict]:
     results: list[dict] = []
     browser = Browser(load_config(environ={}))
     await browser.start()
@@ -148,7 +149,16 @@ async def evaluate(python: str, only: str | None, show: str | None, html: list[s
                             for sel in html:
                                 print(f"-- {sel}\n{await tab.eval_in_world(OUTER_JS, sel)}")
                             continue
-                        results.extend(await score_page(tab, app_dir.name, page, snap, elements))
+                        scored = await score_page(tab, app_dir.name, page, snap, elements)
+                        results.extend(scored)
+                        if dump:
+                            out = dump / f"{app_dir.name}-{page['name']}"
+                            out.mkdir(parents=True, exist_ok=True)
+                            (out / "snapshot.json").write_text(json.dumps(elements, indent=0))
+                            (out / "queries.json").write_text(json.dumps([
+                                {"id": r["id"], "query": r["query"], "relevant_refs": [r["expected"] or "(unmapped)"] if r["selector"] else [],
+                                 "expect_no_match": r["selector"] is None, "difficulty": r["difficulty"], "tags": r["tags"]}
+                                for r in scored], indent=1))
                 finally:
                     proc.terminate()
                     try:
@@ -201,10 +211,12 @@ def main() -> None:
     ap.add_argument("--app", help="only this app folder")
     ap.add_argument("--show", help="APP[:PAGE]: print the snapshot's elements instead of scoring")
     ap.add_argument("--html", nargs="*", default=[], help="with --show: print these elements' HTML (deep: allowed)")
+    ap.add_argument("--dump", type=Path, help="also write the snapshots and resolved queries as a corpus folder "
+                    "(bench/find_accuracy.py --corpus DIR replays them without the apps)")
     ap.add_argument("--verbose", "-v", action="store_true", help="list failures")
     ap.add_argument("--tags", action="store_true", help="P@1 per query tag")
     args = ap.parse_args()
-    results = asyncio.run(evaluate(args.python, args.app, args.show, args.html))
+    results = asyncio.run(evaluate(args.python, args.app, args.show, args.html, args.dump))
     if results:
         report(results, args.verbose, args.tags)
 

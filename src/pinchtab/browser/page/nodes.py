@@ -30,6 +30,7 @@ class Node:
     selected: bool = False
     required: bool = False
     placeholder: str | None = None
+    label: str | None = None        # the caption a person reads beside it, when not its name
     description: str | None = None
     section: str | None = None
     parent: str | None = None
@@ -86,7 +87,7 @@ class Node:
         """The element dict ``pinchtab.find`` matches against."""
         el: dict[str, Any] = {"ref": self.ref, "role": self.role, "name": self.name,
                               "interactive": self.interactive, "depth": self.depth}
-        for key in ("value", "placeholder", "description", "section", "parent", "heading", "item"):
+        for key in ("value", "placeholder", "label", "description", "section", "parent", "heading", "item"):
             v = getattr(self, key)
             if v:
                 el[key] = v
