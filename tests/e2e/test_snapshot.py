@@ -473,3 +473,20 @@ def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: h
     checkboxes = [n for n in nodes if n["role"] == "checkbox"]
     assert found["smooth the curve"] == checkboxes[0]["ref"]
     assert found["smooth the curve"] != checkboxes[1]["ref"]
+
+
+def test_a_control_inside_a_collapsed_section_is_found_through_its_toggle(http: httpx.Client, tab: str,
+                                                                         pages: str) -> None:
+    # a closed <details> and an aria-controls region hide their controls from the snapshot; find
+    # answers with the toggle to open and says so, and not for a query the toggle's name answers
+    open_page(http, tab, f"{pages}/widget-labels.html")
+    nodes = snap(http, tab)["nodes"]
+    dates = next(n["ref"] for n in nodes if n["name"] == "Important dates" and n["role"] == "button")
+    advanced = next(n["ref"] for n in nodes if n["name"] == "Advanced options")
+    assert not any(n["name"] == "Date joined" for n in nodes)
+    for query, ref in (("date joined", dates), ("make the task private", advanced)):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == ref, (query, found)
+        assert f"expand it (click {ref})" in found["hint"]
+    found = http.post(f"/tabs/{tab}/find", json={"query": "important dates"}).json()
+    assert found["best_ref"] == dates and "hint" not in found

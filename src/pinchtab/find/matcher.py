@@ -202,7 +202,13 @@ class ElementIndex:
                 m["embedding_score"] = round(float(emb[i]), 4)
                 m["composite"] = round(float(composite[i]), 4)
             matches.append(m)
-        return self._result(matches, threshold, t0, n, explain)
+        result = self._result(matches, threshold, t0, n, explain)
+        if order:
+            top = self._desc[order[0]]
+            if top.states.get("expanded") is False and top.text and _held_words(plan.text, top):
+                # matched (at least partly) on what it hides: the agent opens it, then looks again
+                result["hint"] = f"{top.ref} is collapsed and holds what you asked for: expand it (click {top.ref}) first"
+        return result
 
     @staticmethod
     def _settle_ties(cands: list[int], score: np.ndarray, lex: np.ndarray) -> None:
@@ -234,6 +240,12 @@ class ElementIndex:
             "latency_ms": round((time.perf_counter() - t0) * 1000.0, 3),
             "element_count": n,
         }
+
+
+def _held_words(query: str, d: ElementDescriptor) -> bool:
+    """Whether a word of the query is in what a collapsed element hides and not in its name."""
+    name, held = (d.name or "").lower(), d.text.lower()
+    return any(w not in name and w in held for w in query.lower().split() if len(w) > 2)
 
 
 def find(

@@ -452,3 +452,13 @@ def test_repeated_rows_with_row_context():
     assert best("delete Carol's row", rows) == "d2"
     assert best("second delete button", rows) == "d1"
     assert best("last edit button", rows) == "e2"
+
+
+
+def test_a_match_on_what_a_collapsed_toggle_hides_says_to_open_it():
+    page = [{"ref": "e0", "role": "button", "name": "Important dates", "expanded": False,
+             "text": "Last login Date joined"},
+            {"ref": "e1", "role": "button", "name": "Save"}]
+    found = find("date joined", page)
+    assert found["best_ref"] == "e0" and "expand it (click e0)" in found["hint"]
+    assert "hint" not in find("important dates", page)

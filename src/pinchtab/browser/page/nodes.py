@@ -31,6 +31,7 @@ class Node:
     required: bool = False
     placeholder: str | None = None
     label: str | None = None        # the caption a person reads beside it, when not its name
+    holds: str | None = None        # collapsed: the words of what it hides (find reads them as its text)
     description: str | None = None
     section: str | None = None
     parent: str | None = None
@@ -91,6 +92,8 @@ class Node:
             v = getattr(self, key)
             if v:
                 el[key] = v
+        if self.holds:
+            el["text"] = self.holds
         if self.input_type:
             el["type"] = self.input_type
         if self.checked is not None:

@@ -185,6 +185,12 @@
       const glyph = glyphOf(el);
       if (glyph) { d.t = glyph + ' icon'; d.ic = 1; }
     }
+    if (d.e === false) {
+      // A collapsed section hides what a person is looking for: say what it holds, so "last login"
+      // finds the "Important dates" toggle (to open first) rather than nothing.
+      const held = heldText(el, tag);
+      if (held) d.hc = held;
+    }
     if (LABELLED_ROLES.has(role) || (role === 'button' && el.hasAttribute('aria-haspopup'))) {
       // The label a person reads next to a control the page did not tie to it (a <label for>
       // overridden by aria-labelledby, a caption above a widget, a checkbox's text beside it).
@@ -219,6 +225,37 @@
       }
     }
     return '';
+  }
+
+  // What a collapsed toggle holds: its <details>' content, or the region it names in
+  // aria-controls; the words of its labels, captions and controls' names (not shown, so not in
+  // the snapshot), up to NAME_MAX characters.
+  function heldText(el, tag) {
+    let region = null;
+    if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') region = el.parentElement;
+    else {
+      const ids = (el.getAttribute('aria-controls') || '').split(/\s+/).filter(Boolean);
+      const root = el.getRootNode();
+      if (ids.length && root.getElementById) region = root.getElementById(ids[0]);
+    }
+    // (a region around the toggle itself, other than its <details>, is not what it opens)
+    if (!region || (region.contains(el) && region !== el.parentElement)) return '';
+    const words = [];
+    let size = 0;
+    const walker = document.createTreeWalker(region, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n && size < NAME_MAX; n = walker.nextNode()) {
+      if (n === el || (n.nodeType === 1 && el.contains(n))) continue;
+      let t = '';
+      if (n.nodeType === 3) {
+        if (n.parentElement && n.parentElement.closest('script, style, summary')) continue;
+        t = n.data;
+      } else {
+        t = n.getAttribute('aria-label') || n.getAttribute('placeholder') || '';
+      }
+      t = t.replace(/\s+/g, ' ').trim();
+      if (t && LETTER.test(t)) { words.push(t); size += t.length + 1; }
+    }
+    return clip(words.join(' '));
   }
 
   const LABELLED_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton',

@@ -24,3 +24,4 @@ def test_the_control_inside_beats_the_option_around_it():
 def test_an_option_with_no_control_inside_stays_the_answer():
     assert find("wind speed", CHOICES)["best_ref"] == "e8"
     assert find("rainfall", CHOICES)["best_ref"] == "e7"
+
