@@ -453,3 +453,40 @@ def test_a_misspelt_query_is_read_as_spelt_right(http: httpx.Client, tab: str, p
     for query, want in (("shufle the playlist", shuffle), ("thrid play button", plays[2])):
         found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
         assert found["best_ref"] == want, (query, found)
+
+
+def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: httpx.Client, tab: str,
+                                                                          pages: str) -> None:
+    # an icon-font button with no name is described by its glyph ("edit icon"); a control the page
+    # did not tie to its caption gets the caption as its label (not a table cell's text)
+    open_page(http, tab, f"{pages}/widget-labels.html")
+    nodes = snap(http, tab)["nodes"]
+    buttons = [n for n in nodes if n["role"] == "button"]
+    found = {q: http.post(f"/tabs/{tab}/find", json={"query": q}).json()["best_ref"]
+             for q in ("edit", "trash can", "next page", "region", "minimum units slider",
+                       "smooth the curve")}
+    assert found["edit"] == buttons[0]["ref"]
+    assert found["trash can"] == buttons[1]["ref"]
+    assert found["next page"] == buttons[2]["ref"]
+    assert found["region"] == next(n["ref"] for n in buttons if n["name"] == "North")
+    assert found["minimum units slider"] == next(n["ref"] for n in nodes if n["role"] == "slider")
+    checkboxes = [n for n in nodes if n["role"] == "checkbox"]
+    assert found["smooth the curve"] == checkboxes[0]["ref"]
+    assert found["smooth the curve"] != checkboxes[1]["ref"]
+
+
+def test_a_control_inside_a_collapsed_section_is_found_through_its_toggle(http: httpx.Client, tab: str,
+                                                                         pages: str) -> None:
+    # a closed <details> and an aria-controls region hide their controls from the snapshot; find
+    # answers with the toggle to open and says so, and not for a query the toggle's name answers
+    open_page(http, tab, f"{pages}/widget-labels.html")
+    nodes = snap(http, tab)["nodes"]
+    dates = next(n["ref"] for n in nodes if n["name"] == "Important dates" and n["role"] == "button")
+    advanced = next(n["ref"] for n in nodes if n["name"] == "Advanced options")
+    assert not any(n["name"] == "Date joined" for n in nodes)
+    for query, ref in (("date joined", dates), ("make the task private", advanced)):
+        found = http.post(f"/tabs/{tab}/find", json={"query": query}).json()
+        assert found["best_ref"] == ref, (query, found)
+        assert f"expand it (click {ref})" in found["hint"]
+    found = http.post(f"/tabs/{tab}/find", json={"query": "important dates"}).json()
+    assert found["best_ref"] == dates and "hint" not in found

@@ -40,6 +40,7 @@ Scoring, per element (all vectors over the element axis):
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
@@ -202,7 +203,16 @@ class ElementIndex:
                 m["embedding_score"] = round(float(emb[i]), 4)
                 m["composite"] = round(float(composite[i]), 4)
             matches.append(m)
-        return self._result(matches, threshold, t0, n, explain)
+        result = self._result(matches, threshold, t0, n, explain)
+        gap = float(score[order[0]]) - float(score[order[1]]) if len(order) >= 2 else 1.0
+        if gap == 0.0 or (gap <= UNSURE_GAP and result["confidence"] != "high"):
+            result["distinguish"] = _distinguish([self._desc[i] for i in order[:UNSURE_SHOWN]])
+        if order:
+            top = self._desc[order[0]]
+            if top.states.get("expanded") is False and top.text and _held_words(plan.text, top):
+                # matched (at least partly) on what it hides: the agent opens it, then looks again
+                result["hint"] = f"{top.ref} is collapsed and holds what you asked for: expand it (click {top.ref}) first"
+        return result
 
     @staticmethod
     def _settle_ties(cands: list[int], score: np.ndarray, lex: np.ndarray) -> None:
@@ -234,6 +244,49 @@ class ElementIndex:
             "latency_ms": round((time.perf_counter() - t0) * 1000.0, 3),
             "element_count": n,
         }
+
+
+# find is unsure when the best two tie, or are this close and the best is not a high-confidence
+# match: it then says, for its first candidates, the words that tell each apart from the others
+UNSURE_GAP = 0.08
+UNSURE_SHOWN = 3
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _distinguish(cands: list[ElementDescriptor]) -> dict[str, str]:
+    """ref -> the words of a candidate's own label that the other candidates' labels lack, else
+    (labels alike) the words around it (its row, parent, section) that theirs lack, so an agent
+    can pick one in the same call."""
+    own = [_WORDS.findall(d.name or d.primary) for d in cands]
+    around = [_WORDS.findall(" ".join(t for t in (d.item, d.parent, d.section, d.heading) if t)) for d in cands]
+    own_sets = [{w.lower() for w in ws} for ws in own]
+    around_sets = [{w.lower() for w in ws} for ws in around]
+    out: dict[str, str] = {}
+    for k, d in enumerate(cands):
+        others_own = set().union(*(s for j, s in enumerate(own_sets) if j != k))
+        words = _unique(own[k], others_own)
+        if not words:
+            others_all = others_own.union(*(s for j, s in enumerate(around_sets) if j != k))
+            words = _unique(around[k], others_all)
+        out[d.ref] = " ".join(words[:8])
+    return out
+
+
+def _unique(words: list[str], others: set[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for w in words:
+        lw = w.lower()
+        if lw not in others and lw not in seen:
+            seen.add(lw)
+            out.append(w)
+    return out
+
+
+def _held_words(query: str, d: ElementDescriptor) -> bool:
+    """Whether a word of the query is in what a collapsed element hides and not in its name."""
+    name, held = (d.name or "").lower(), d.text.lower()
+    return any(w not in name and w in held for w in query.lower().split() if len(w) > 2)
 
 
 def find(

@@ -452,3 +452,24 @@ def test_repeated_rows_with_row_context():
     assert best("delete Carol's row", rows) == "d2"
     assert best("second delete button", rows) == "d1"
     assert best("last edit button", rows) == "e2"
+
+
+
+def test_a_match_on_what_a_collapsed_toggle_hides_says_to_open_it():
+    page = [{"ref": "e0", "role": "button", "name": "Important dates", "expanded": False,
+             "text": "Last login Date joined"},
+            {"ref": "e1", "role": "button", "name": "Save"}]
+    found = find("date joined", page)
+    assert found["best_ref"] == "e0" and "expand it (click e0)" in found["hint"]
+    assert "hint" not in find("important dates", page)
+
+
+def test_an_unsure_answer_names_the_words_that_tell_its_candidates_apart():
+    rows = [{"ref": f"e{i}", "role": "button", "name": "Delete", "item": f"{who} {country}"}
+            for i, (who, country) in enumerate([("Alice Moreau", "FR"), ("Bob Tanaka", "JP"), ("Chen Wei", "CN")])]
+    found = find("delete", rows)  # three equal matches: document order alone would decide
+    assert found["distinguish"] == {"e0": "Alice Moreau FR", "e1": "Bob Tanaka JP", "e2": "Chen Wei CN"}
+    perms = [{"ref": "e0", "role": "option", "name": "auth | permission | Can delete permission"},
+             {"ref": "e1", "role": "option", "name": "auth | group | Can delete group"}]
+    assert find("delete", perms)["distinguish"] == {"e0": "permission", "e1": "group"}
+    assert "distinguish" not in find("Alice Moreau", rows + [{"ref": "e9", "role": "link", "name": "Alice Moreau"}])

@@ -30,6 +30,8 @@ class Node:
     selected: bool = False
     required: bool = False
     placeholder: str | None = None
+    label: str | None = None        # the caption a person reads beside it, when not its name
+    holds: str | None = None        # collapsed: the words of what it hides (find reads them as its text)
     description: str | None = None
     section: str | None = None
     parent: str | None = None
@@ -86,10 +88,12 @@ class Node:
         """The element dict ``pinchtab.find`` matches against."""
         el: dict[str, Any] = {"ref": self.ref, "role": self.role, "name": self.name,
                               "interactive": self.interactive, "depth": self.depth}
-        for key in ("value", "placeholder", "description", "section", "parent", "heading", "item"):
+        for key in ("value", "placeholder", "label", "description", "section", "parent", "heading", "item"):
             v = getattr(self, key)
             if v:
                 el[key] = v
+        if self.holds:
+            el["text"] = self.holds
         if self.input_type:
             el["type"] = self.input_type
         if self.checked is not None:

@@ -44,6 +44,8 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         selected=rec.get("sl", False),
         required=rec.get("rq", False),
         placeholder=rec.get("ph"),
+        label=rec.get("lb"),
+        holds=rec.get("hc"),
         description=rec.get("t"),
         section=rec.get("s"),
         parent=rec.get("p"),
