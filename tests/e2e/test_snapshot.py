@@ -464,7 +464,7 @@ def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: h
     buttons = [n for n in nodes if n["role"] == "button"]
     found = {q: http.post(f"/tabs/{tab}/find", json={"query": q}).json()["best_ref"]
              for q in ("edit", "trash can", "next page", "region", "minimum units slider",
-                       "smooth the curve")}
+                       "smooth the curve", "filter column", "filter operator")}
     assert found["edit"] == buttons[0]["ref"]
     assert found["trash can"] == buttons[1]["ref"]
     assert found["next page"] == buttons[2]["ref"]
@@ -472,6 +472,8 @@ def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: h
     assert found["minimum units slider"] == next(n["ref"] for n in nodes if n["role"] == "slider")
     checkboxes = [n for n in nodes if n["role"] == "checkbox"]
     assert found["smooth the curve"] == checkboxes[0]["ref"]
+    selects = [n["ref"] for n in nodes if n["role"] == "combobox"]  # bare fields: their form names
+    assert [found["filter column"], found["filter operator"]] == selects
     assert found["smooth the curve"] != checkboxes[1]["ref"]
 
 

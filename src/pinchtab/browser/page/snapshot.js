@@ -303,6 +303,12 @@
         cur = cur.parentElement || (cur.getRootNode() && cur.getRootNode().host) || null;
       }
     }
+    if (!t && !name && el.getAttribute) {
+      // last resort for a bare form field: its form name, as a person would guess it from the
+      // page around it ("_filter_column" -> "filter column")
+      const nm = (el.getAttribute('name') || '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' ').trim();
+      if (nm.length > 2 && LETTER.test(nm)) t = nm.toLowerCase();
+    }
     if (!t || t === name || (name && (name.includes(t) || t.includes(name)))) return '';
     return clip(t);
   }
