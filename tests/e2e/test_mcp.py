@@ -137,7 +137,8 @@ def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
 # Optional parameters PinchTab's tools have beyond the spec's.
 # Beyond the spec: PinchTab's snap (and snapDiff) on navigation and every action tool (issue 24).
 _SNAP = {"snap", "snapDiff"}
-BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP,
+# And PinchTab's format on the snapshot (outline beyond it, the default: issue 24).
+BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP, "pinchtab_snapshot": {"format"},
                **{name: _SNAP for name in ("pinchtab_navigate", "pinchtab_type", "pinchtab_press", "pinchtab_hover",
                                            "pinchtab_focus", "pinchtab_select", "pinchtab_scroll", "pinchtab_fill")}}
 
@@ -164,7 +165,7 @@ def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
     snapshot = mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True})
     refs = compact_refs(snapshot)
     assert ("button", "Log in") in refs and ("link", "Home") in refs
-    full = mcp.text("pinchtab_snapshot", {"tabId": tab})  # the text format: indented tree
+    full = mcp.text("pinchtab_snapshot", {"tabId": tab})  # the outline format
     assert full.startswith("# Login") and 'textbox "Password"' in full
     refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True}))
 

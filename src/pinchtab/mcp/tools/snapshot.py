@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
@@ -13,10 +13,10 @@ tool = define("snapshot")
 
 
 async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
-    return await c.snapshot(
-        a["tabId"], interactive=bool(a["interactive"]), format="compact" if a["compact"] else "text",
-        diff=bool(a["diff"]), selector=a["selector"],
-    )
+    # outline by default: the whole page in about half the characters of a tree (formatting.py)
+    fmt = a["format"] or ("compact" if a["compact"] else "outline")
+    return await c.snapshot(a["tabId"], interactive=bool(a["interactive"]), format=fmt, diff=bool(a["diff"]),
+                            selector=a["selector"])
 
 
 TOOLS = (
@@ -26,11 +26,14 @@ TOOLS = (
         "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
         "the refs that interaction tools (click, type, fill, ...) take; a ref names the same element in every "
         "later snapshot and find result. Iframes of every origin appear as Iframe nodes (with the frame's URL) "
-        "followed by their content, whose refs work like any other. Use interactive and compact to save tokens.",
+        "followed by their content, whose refs work like any other. By default the outline: repeated items "
+        "(table rows, list items, cards) one line each, parts joined by ' | ', text in them without refs.",
         args=(
             TAB,
             field(models.SnapshotQuery, "interactive", description="Only return interactive elements (buttons, links, inputs)."),
-            own("compact", bool, "Compact format: one line per element, fewest tokens."),
+            own("compact", bool, "Same as format=compact."),
+            own("format", Literal["outline", "compact", "text"], "outline (default), compact (a line per node, "
+                "flat) or text (an indented tree)."),
             field(models.SnapshotQuery, "diff"),
             field(models.SnapshotQuery, "selector"),
         ),
