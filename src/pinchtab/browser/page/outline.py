@@ -3,8 +3,8 @@
 The same nodes as the text format, drawn tighter:
 
 - an unnamed wrapper (a list, a landmark, a group, a cell or list item holding controls) gives no
-  line of its own: its children take its place (one level in when it follows a sibling: a list
-  under its disclosure button), one space of indent per level;
+  line of its own: its children take its place (one level in for a list or group after a sibling:
+  a list under its disclosure button), one space of indent per level;
 - a repeated item (a table row, a list item, a card: a node beside siblings of its role) whose
   content is flat becomes one row, its parts joined by `` | ``; text in it is shown without a ref,
   and a run of rows whose parts have the same roles names them once (``# 250 rows, each: ...``);
@@ -162,7 +162,8 @@ class _Writer:
                 continue
             if _wrapper(t):
                 # a list after its disclosure button stays under it
-                self.walk(t.kids, level + 1 if i and not _wrapper(trees[i - 1]) else level)
+                under = t.node.role in ("list", "group") and i and not _wrapper(trees[i - 1])
+                self.walk(t.kids, level + 1 if under else level)
             else:
                 self.lines.append(" " * level + _line(t.node))
                 self.walk(t.kids, level + 1)
@@ -171,7 +172,7 @@ class _Writer:
     @staticmethod
     def _repeated(n: Node, roles: Counter[str]) -> bool:
         """A row, or one of several siblings of its role (dividers between them or not)."""
-        return n.role == "row" or ((n.role in ROWISH or not n.name) and roles[n.role] > 1)
+        return n.role == "row" or (n.role in ROWISH and roles[n.role] > 1)
 
     def _rows(self, trees: list[_Tree], i: int, roles: Counter[str]) -> list[tuple[_Tree, list[Node]]]:
         """The run of flat repeated items from ``i`` whose parts have one pattern (at least the one)."""
