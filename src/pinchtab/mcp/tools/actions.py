@@ -29,8 +29,8 @@ ARG_WORDS = {
     "ref": "Element ref (e.g. e5) or CSS selector.",
     "selector": "CSS selector, instead of ref.",
     # short: every action tool carries them, and tools/list is read on every turn
-    "snap": "Also return the page's interactive snapshot after it.",
-    "snap_diff": "Also return what changed since the last snapshot.",
+    "snap": "Answer with the page's controls after it.",
+    "snap_diff": "Answer with what changed since the last snapshot.",
 }
 
 
@@ -120,9 +120,8 @@ TOOLS = (
     action_tool("pinchtab_scroll", "scroll", "With a ref, scrolls that element into view.", only=("ref", "pixels"),
                 described={"ref": "Element ref. Omit to scroll the whole page."}, typed={"pixels": float},
                 selector_in_ref=False, core=True),
-    action_tool("pinchtab_fill", "fill", "Sets the value and dispatches input/change events, so it works with "
-                "React, Vue, Angular and other frameworks that intercept native input events; prefer it over "
-                "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
+    action_tool("pinchtab_fill", "fill", "Replaces the value and dispatches input/change events, so it works "
+                "where a framework (React, Vue, ...) ignores simulated keystrokes.",
                 only=("ref", "value"), required=("ref", "value"),
                 described={"ref": "Element ref (e.g. e5) or a selector: CSS, label:Email, placeholder:..., "
                                   "role:textbox Name, text:..., xpath:..., first:/last:/nth:<n>: wrappers.",

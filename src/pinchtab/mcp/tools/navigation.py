@@ -36,7 +36,7 @@ TOOLS = (
     tool(
         name="pinchtab_navigate",
         description="Navigate the browser to a URL and wait until the page has loaded. Returns {tabId, url, title}. "
-        "Then call pinchtab_snapshot (or pinchtab_find) to get element refs to act on.",
+        "Then pinchtab_snapshot (or snap=true) gives the refs to act on.",
         args=(field(models.NavigateRequest, "url", description="Full URL including scheme (http:// or https://)."),
               field(models.NavigateRequest, "snap", description=ARG_WORDS["snap"]),
               field(models.NavigateRequest, "snap_diff", description=ARG_WORDS["snap_diff"]), TAB),

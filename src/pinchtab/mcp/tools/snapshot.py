@@ -22,12 +22,10 @@ async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
 TOOLS = (
     tool(
         name="pinchtab_snapshot",
-        description="Get an accessibility tree snapshot of the current page: one line per element with its ref "
-        "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
-        "the refs that interaction tools (click, type, fill, ...) take; a ref names the same element in every "
-        "later snapshot and find result. Iframes of every origin appear as Iframe nodes (with the frame's URL) "
-        "followed by their content, whose refs work like any other. By default the outline: repeated items "
-        "(table rows, list items, cards) one line each, parts joined by ' | ', text in them without refs.",
+        description="The page as lines of ref (e.g. e5), role and name: how to see it and get the refs that click, "
+        "type, fill, ... take (a ref names the same element in every later snapshot and find). An Iframe node's "
+        "content follows it. The default outline draws repeated items (table rows, list items, cards) one line "
+        "each, parts joined by ' | ', text in them without refs.",
         args=(
             TAB,
             field(models.SnapshotQuery, "interactive", description="Only return interactive elements (buttons, links, inputs)."),
@@ -35,7 +33,7 @@ TOOLS = (
             own("format", Literal["outline", "compact", "text"], "outline (default), compact (a line per node, "
                 "flat) or text (an indented tree)."),
             field(models.SnapshotQuery, "diff"),
-            field(models.SnapshotQuery, "selector"),
+            field(models.SnapshotQuery, "selector", description="Only this element's subtree (CSS, XPath or text:)."),
         ),
         run=_snapshot,
         read_only=True,
