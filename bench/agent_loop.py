@@ -140,10 +140,10 @@ def parse_pinchtab(text: str) -> list[Element]:
                 if m:
                     rest, role = m.group(2) or "", None
                     word = rest.split(" ", 1)[0]
-                    if word in ROLES:
-                        role, rest = word, rest[len(word):].lstrip()
                     if rest.startswith('"'):
                         role = "text"  # `e7 "Hello"`: a text node
+                    elif word in ROLES:
+                        role, rest = word, rest[len(word):].lstrip()
                     rest = re.sub(r"^\[[ x-]\] ", "", rest)
                     q = re.match(_QUOTED, rest)
                     name = _unquote(q.group(1)) if q else re.sub(r"( \[[^\]]*\]| (val|placeholder|url)=.*)+$", "", rest)
@@ -301,7 +301,30 @@ class Pinchtab(Agent):
     async def click(self, ref: str, step: Click) -> None:
         args = self._snap(step.changes)
         text = await self.call("pinchtab_click", {"ref": ref, **args, **({"dialogAction": "accept"} if step.dialog else {})})
-        self._answered(text, args) if step.changes else None
+        if step.changes:
+            self._answered(text, args)
+
+    @property
+    def batches(self) -> bool:
+        return self.mode != "snapshot"
+
+    async def batch(self, steps: list[tuple[Any, str]]) -> None:
+        """Steps whose refs it already has, in one pinchtab_actions call (the page after the last)."""
+        if len(steps) == 1 and not isinstance(steps[0][0], Fill):
+            step = steps[0][0]
+            await self.click(steps[0][1], step if isinstance(step, Click) else Click(step.role, step.anchor, changes=False))
+            return
+        actions = []
+        for step, ref in steps:
+            if isinstance(step, Fill) and step.role == "combobox":
+                actions.append({"kind": "select", "ref": ref, "value": step.value})
+            elif isinstance(step, Fill) and step.role == "textbox":
+                actions.append({"kind": "fill", "ref": ref, "value": step.value})
+            else:
+                actions.append({"kind": "click", "ref": ref})
+        args = self._snap(any(isinstance(step, Click) and step.changes for step, _ in steps))
+        text = await self.call("pinchtab_actions", {"actions": actions, **args})
+        self._answered(text, args)
 
 
 class Playwright(Agent):
@@ -357,10 +380,34 @@ class DevTools(Agent):
             self.see(text)
 
 
+def _batchable(step: Any) -> bool:
+    return isinstance(step, (Fill, ClickNear)) or (isinstance(step, Click) and not step.dialog)
+
+
+async def _ref(agent: Agent, step: Any, *, look: bool) -> str | None:
+    near = isinstance(step, ClickNear)
+    role, name = (step.role, step.anchor) if near else (step.role, step.name)
+    if look:
+        return await agent.need(role, name, near=near)
+    return agent.lookup_near(name, role) if near else agent.lookup(role, name)
+
+
 async def run_task(agent: Agent, steps: list[Any], base: str) -> None:
     i = 0
     while i < len(steps):
         step = steps[i]
+        if getattr(agent, "batches", False) and _batchable(step):
+            # the steps from here whose refs it has: one call, ending after a step that changes the page
+            run = [(step, await _ref(agent, step, look=True))]
+            i += 1
+            while i < len(steps) and _batchable(steps[i]) and not (isinstance(run[-1][0], Click) and run[-1][0].changes):
+                ref = await _ref(agent, steps[i], look=False)
+                if ref is None:
+                    break
+                run.append((steps[i], ref))
+                i += 1
+            await agent.batch(run)
+            continue
         if isinstance(step, Goto):
             await agent.goto(f"{base}/{step.path}")
         elif isinstance(step, Fill):  # consecutive fields: one form

@@ -385,3 +385,18 @@ def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: 
         errlog.close()
         if pid is not None:
             stop_and_check_gone(pid)
+
+
+def test_snap_answers_with_the_outline_and_a_batch_acts_in_one_call(mcp: McpSession, tab: str, pages: str) -> None:
+    """MCP's snap is the outline (the page's text too: what a step did shows in its answer), snapDiff
+    what changed, and pinchtab_actions fills and submits a form in one call (issue 24)."""
+    page = mcp.text("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab, "snap": True})
+    assert page.startswith('{"tabId"') and "\n# Login | " in page and 'heading "Welcome back"' in page
+    refs = {m.group(2): m.group(1) for m in re.finditer(r'(e\d+) (?:textbox|button|checkbox \[ \]) "([^"]+)"', page)}
+    diff = mcp.text("pinchtab_click", {"ref": refs["Remember me"], "tabId": tab, "snapDiff": True})
+    assert "# diff: 0 added, 1 changed, 0 removed" in diff and f"~ {refs['Remember me']}:checkbox" in diff, diff
+    done = mcp.text("pinchtab_actions", {"tabId": tab, "snap": True, "actions": [
+        {"kind": "fill", "ref": refs["Email address"], "value": "ada@example.com"},
+        {"kind": "fill", "ref": refs["Password"], "value": "hunter2"},
+        {"kind": "click", "ref": refs["Log in"]}]})
+    assert '"success":true' in done and "Signed in as ada@example.com" in done, done

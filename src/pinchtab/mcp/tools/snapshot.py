@@ -22,16 +22,14 @@ async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
 TOOLS = (
     tool(
         name="pinchtab_snapshot",
-        description="The page as lines of ref (e.g. e5), role and name: how to see it and get the refs that click, "
-        "type, fill, ... take (a ref names the same element in every later snapshot and find). An Iframe node's "
-        "content follows it. The default outline draws repeated items (table rows, list items, cards) one line "
-        "each, parts joined by ' | ', text in them without refs.",
+        description="The page as lines of ref (e.g. e5), role and name: the refs click, fill, ... take (a ref "
+        "names its element in every later snapshot and find). An Iframe's content follows it. The default outline "
+        "draws repeated items (rows, list items, cards) one line each, parts joined by ' | '.",
         args=(
             TAB,
             field(models.SnapshotQuery, "interactive", description="Only return interactive elements (buttons, links, inputs)."),
             own("compact", bool, "Same as format=compact."),
-            own("format", Literal["outline", "compact", "text"], "outline (default), compact (a line per node, "
-                "flat) or text (an indented tree)."),
+            own("format", Literal["outline", "compact", "text"], "outline (default), compact (flat) or text (a tree)."),
             field(models.SnapshotQuery, "diff"),
             field(models.SnapshotQuery, "selector", description="Only this element's subtree (CSS, XPath or text:)."),
         ),
@@ -41,9 +39,8 @@ TOOLS = (
     ),
     tool(
         name="pinchtab_find",
-        description="Find elements by a natural-language description (e.g. 'login button', 'email field') or their "
-        "text, using semantic matching over the page's accessibility tree. Returns best_ref (pass it to "
-        "click, type, fill, ...), its confidence and score, and the top matches with role and name.",
+        description="Find elements by a description ('login button', 'email field') or their text. Returns "
+        "best_ref (for click, fill, ...), its confidence and the top matches with role and name.",
         args=(field(models.FindRequest, "query", description="Description or text content of the element, e.g. 'login button'."),
               TAB),
         run=lambda c, a: c.find(a["query"], tab_id=a["tabId"]),
