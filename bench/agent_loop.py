@@ -9,7 +9,9 @@ policy: it looks at the page (a snapshot call) only when the element it needs is
 last saw, or what it saw is stale (the page changed since and no answer showed it); it fills a form
 in one call where its tools can (Playwright's browser_fill_form, chrome-devtools-mcp's fill_form);
 it asks for the page with an action that changes it where its tools can (pinchtab's snap/snapDiff,
-chrome-devtools-mcp's includeSnapshot) and not with one that only fills. At the end it checks the
+chrome-devtools-mcp's includeSnapshot) and not with one that only fills; with snap or snapDiff,
+pinchtab runs the steps whose refs it already has in one pinchtab_actions call (a form filled and
+submitted, a table's boxes ticked and the button pressed). At the end it checks the
 task succeeded by reading the page: the markers must be in the last answer, else it reads the page
 once more (pinchtab_get_text, browser_snapshot, take_snapshot). Characters are those of the tool
 results' text; tools/list is the JSON of the listed tools (compact separators); the default
