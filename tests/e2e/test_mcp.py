@@ -137,7 +137,8 @@ def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
 # Optional parameters PinchTab's tools have beyond the spec's.
 # Beyond the spec: PinchTab's snap (and snapDiff) on navigation and every action tool (issue 24).
 _SNAP = {"snap", "snapDiff"}
-BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP,
+# And PinchTab's format on the snapshot (outline beyond it, the default: issue 24).
+BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP, "pinchtab_snapshot": {"format"},
                **{name: _SNAP for name in ("pinchtab_navigate", "pinchtab_type", "pinchtab_press", "pinchtab_hover",
                                            "pinchtab_focus", "pinchtab_select", "pinchtab_scroll", "pinchtab_fill")}}
 
@@ -164,7 +165,7 @@ def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
     snapshot = mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True})
     refs = compact_refs(snapshot)
     assert ("button", "Log in") in refs and ("link", "Home") in refs
-    full = mcp.text("pinchtab_snapshot", {"tabId": tab})  # the text format: indented tree
+    full = mcp.text("pinchtab_snapshot", {"tabId": tab})  # the outline format
     assert full.startswith("# Login") and 'textbox "Password"' in full
     refs = compact_refs(mcp.text("pinchtab_snapshot", {"tabId": tab, "interactive": True, "compact": True}))
 
@@ -384,3 +385,18 @@ def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: 
         errlog.close()
         if pid is not None:
             stop_and_check_gone(pid)
+
+
+def test_snap_answers_with_the_outline_and_a_batch_acts_in_one_call(mcp: McpSession, tab: str, pages: str) -> None:
+    """MCP's snap is the outline (the page's text too: what a step did shows in its answer), snapDiff
+    what changed, and pinchtab_actions fills and submits a form in one call (issue 24)."""
+    page = mcp.text("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab, "snap": True})
+    assert page.startswith('{"tabId"') and "\n# Login | " in page and 'heading "Welcome back"' in page
+    refs = {m.group(2): m.group(1) for m in re.finditer(r'(e\d+) (?:textbox|button|checkbox \[ \]) "([^"]+)"', page)}
+    diff = mcp.text("pinchtab_click", {"ref": refs["Remember me"], "tabId": tab, "snapDiff": True})
+    assert "# diff: 0 added, 1 changed, 0 removed" in diff and f"~ {refs['Remember me']}:checkbox" in diff, diff
+    done = mcp.text("pinchtab_actions", {"tabId": tab, "snap": True, "actions": [
+        {"kind": "fill", "ref": refs["Email address"], "value": "ada@example.com"},
+        {"kind": "fill", "ref": refs["Password"], "value": "hunter2"},
+        {"kind": "click", "ref": refs["Log in"]}]})
+    assert '"success":true' in done and "Signed in as ada@example.com" in done, done

@@ -215,7 +215,7 @@ class _Routes(RouteMethods):
         depth: int | None = None,
         max_tokens: int | None = None,
     ) -> dict[str, Any] | str:
-        """Accessibility snapshot with refs: a dict for ``format="json"``, text for text/compact/yaml."""
+        """Accessibility snapshot with refs: a dict for ``format="json"``, text for text/compact/yaml/outline."""
         return self.call(
             "snapshot", tab_id, filter="interactive" if interactive else None,
             format=None if format == "json" else format, diff=diff or None, selector=selector,

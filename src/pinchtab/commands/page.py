@@ -67,21 +67,23 @@ def nav(ctx: Ctx, url: str, tab_id: str | None, new_tab: bool, timeout: int | No
 
 @command("snap", INSPECT)
 @option(models.SnapshotQuery, "filter", "-i", "--interactive", is_flag=True)
-@click.option("-c", "--compact", is_flag=True, help="Compact format: fewest tokens.")
+@click.option("-c", "--compact", is_flag=True, help="Compact format: a line per node.")
+@option(models.SnapshotQuery, "format", default=None)
 @option(models.SnapshotQuery, "diff")
 @option(models.SnapshotQuery, "selector", metavar="CSS")
 @option(models.SnapshotQuery, "max_tokens")
 @option(models.SnapshotQuery, "depth")
-def snap(ctx: Ctx, tab_id: str | None, interactive: bool, compact: bool, diff: bool, selector: str | None,
-         max_tokens: int | None, depth: int | None) -> None:
+def snap(ctx: Ctx, tab_id: str | None, interactive: bool, compact: bool, format: str | None, diff: bool,
+         selector: str | None, max_tokens: int | None, depth: int | None) -> None:
     """Print the accessibility snapshot with refs (e0, e1, ...).
 
     \b
     Example:
       pinchtab snap -i -c
+      pinchtab snap --format outline
       pinchtab snap --selector form --json
     """
-    fmt = "json" if ctx.as_json else ("compact" if compact else "text")
+    fmt = "json" if ctx.as_json else (format or ("compact" if compact else "text"))
     value = ctx.client.snapshot(tab_id, interactive=interactive, format=fmt, diff=diff, selector=selector,
                                 depth=depth, max_tokens=max_tokens)
     click.echo(json.dumps(value, indent=2, ensure_ascii=False) if isinstance(value, dict) else value.rstrip("\n"))

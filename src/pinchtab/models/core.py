@@ -40,7 +40,7 @@ class CloseRequest(TabScoped):
 class SnapshotQuery(TabScoped):
     filter: Literal["interactive", "all"] = Field("all", description="interactive: only elements an agent can act on.")
     interactive: bool = Field(False, description="Same as filter=interactive.")
-    format: Literal["json", "text", "compact", "yaml"] = Field("json", description="Output format; compact uses fewest tokens.")
+    format: Literal["json", "text", "compact", "yaml", "outline"] = Field("json", description="Output format; compact: one line per node; outline: the whole page in the fewest characters (rows for repeated items).")
     diff: bool = Field(False, description="Only what was added, changed or removed since this tab's previous snapshot.")
     selector: str | None = Field(None, max_length=MAX_SELECTOR_CHARS, description="Snapshot only that element's subtree: CSS, XPath (xpath: or //) or "
                                                    "text:, optionally in first:/last:/nth:<n>:, in the frame scope.")

@@ -61,7 +61,7 @@ def test_tool_sets_core_families_and_all() -> None:
     assert {t.name for t in core} == {
         "pinchtab_navigate", "pinchtab_snapshot", "pinchtab_find", "pinchtab_click", "pinchtab_type", "pinchtab_fill",
         "pinchtab_press", "pinchtab_select", "pinchtab_hover", "pinchtab_scroll", "pinchtab_get_text",
-        "pinchtab_screenshot", "pinchtab_list_tabs", "pinchtab_close_tab", "pinchtab_wait_for_selector"}
+        "pinchtab_screenshot", "pinchtab_list_tabs", "pinchtab_close_tab", "pinchtab_wait_for_selector", "pinchtab_actions"}
     assert select_tools("all") == TOOLS
     assert set(select_tools(",".join(FAMILIES))) == set(TOOLS)  # every tool is in some family
     network = select_tools("core, network")

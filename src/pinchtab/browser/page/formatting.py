@@ -1,4 +1,4 @@
-"""Snapshot output formats (json, text, compact, yaml), diffs, and the maxTokens budget.
+"""Snapshot output formats (json, text, compact, yaml, outline: outline.py), diffs, and the maxTokens budget.
 
 Tokens are estimated as characters / 4. Pure functions: no browser needed to test them.
 """
@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinchtab.browser.page import outline
 from pinchtab.browser.page.nodes import Node, Snapshot
 
 CHARS_PER_TOKEN = 4
-FORMATS = ("json", "text", "compact", "yaml")
+FORMATS = ("json", "text", "compact", "yaml", "outline")
 
 
 @dataclass
@@ -112,19 +113,21 @@ def yaml_line(node: Node, *, has_children: bool = False, indent: bool = True) ->
 def _header(snap: Snapshot, fmt: str, count: int) -> list[str]:
     if fmt == "text":
         return [f"# {snap.title}", f"# {snap.url}", f"# {count} nodes"]
-    if fmt == "compact":
+    if fmt in ("compact", "outline"):
         return [f"# {snap.title} | {snap.url} | {count} nodes"]
     # yaml: comments keep the document valid YAML
     return [f"# {snap.title}", f"# {snap.url}"]
 
 
 def _line(node: Node, fmt: str) -> str:
-    if fmt == "compact":
+    if fmt in ("compact", "outline"):  # a diff's nodes are separate: the outline's rows do not apply
         return text_line(node, indent=False, sep=":")
     return text_line(node)
 
 
 def _lines(nodes: list[Node], fmt: str) -> list[str]:
+    if fmt == "outline":
+        return outline.lines(nodes)
     if fmt != "yaml":
         return [_line(n, fmt) for n in nodes]
     return [yaml_line(n, has_children=i + 1 < len(nodes) and nodes[i + 1].depth > n.depth)

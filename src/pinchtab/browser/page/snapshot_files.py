@@ -10,7 +10,7 @@ from pinchtab.browser.core.state_files import stamped_name, state_folder, write_
 from pinchtab.browser.page.nodes import Snapshot
 from pinchtab.config import Config
 
-SUFFIX = {"json": "json", "text": "txt", "compact": "txt", "yaml": "yaml"}
+SUFFIX = {"json": "json", "text": "txt", "compact": "txt", "yaml": "yaml", "outline": "txt"}
 
 
 def write(config: Config, snap: Snapshot, rendered: dict[str, Any] | str, fmt: str) -> dict[str, Any]:

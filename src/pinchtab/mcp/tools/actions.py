@@ -29,8 +29,8 @@ ARG_WORDS = {
     "ref": "Element ref (e.g. e5) or CSS selector.",
     "selector": "CSS selector, instead of ref.",
     # short: every action tool carries them, and tools/list is read on every turn
-    "snap": "Also return the page's interactive snapshot after it.",
-    "snap_diff": "Also return what changed since the last snapshot.",
+    "snap": "Answer with the page after it.",
+    "snap_diff": "Answer with only what changed.",
 }
 
 
@@ -54,7 +54,7 @@ def act(kind: str, args: tuple[Arg, ...], *, selector_in_ref: bool = True) -> Ru
     that is not e<N> is taken as a selector (a ``selector`` argument, given, wins)."""
 
     async def run(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
-        fields = model_fields(args, a, skip=("tabId", "action", *_REF_SELECTOR))
+        fields = model_fields(args, a, skip=("tabId", "action", *_REF_SELECTOR, *_SNAP_NAMES))
         target: dict[str, Any] = {}
         for ref_arg, (ref_attr, selector_attr) in _REF_SELECTOR.items():
             ref = a.get(ref_arg)
@@ -67,13 +67,24 @@ def act(kind: str, args: tuple[Arg, ...], *, selector_in_ref: bool = True) -> Ru
                 target[ref_attr] = ref
         kind_now = kind if kind != "mouse" else "mouse-" + a["action"]
         # A selector argument, given, wins over a selector written in ref.
-        return with_snapshot(await c.action(kind_now, tab_id=a.get("tabId"), **{**target, **fields}))
+        return await with_page(c, await c.action(kind_now, tab_id=a.get("tabId"), **{**target, **fields}), a.get("tabId"), a)
 
     return run
 
 
 # Every action tool can answer with the page after it (PinchTab's snap; snapDiff beyond it).
 SNAP_ARGS = ("snap", "snap_diff")
+_SNAP_NAMES = ("snap", "snapDiff")
+
+
+async def with_page(c: AsyncClient, answer: dict[str, Any], tab_id: str | None, a: dict[str, Any]) -> ToolOutput:
+    """MCP's snap and snapDiff: the step's answer, then the page after it as the outline (its text
+    too, so the answer shows what the step did: a message, a new page), or what changed in it.
+    HTTP's snap stays PinchTab's interactive compact snapshot."""
+    if a.get("snap") or a.get("snapDiff"):
+        page = await c.snapshot(tab_id, format="outline", diff=bool(a.get("snapDiff")))
+        answer = {**answer, "snapshot": page}
+    return with_snapshot(answer)
 
 
 def with_snapshot(answer: dict[str, Any]) -> ToolOutput:
@@ -94,16 +105,20 @@ def action_tool(name: str, kind: str, more: str = "", *, only: Iterable[str] | N
                 run=act(kind, args, selector_in_ref=selector_in_ref), core=core)
 
 
-REF = "Element ref from the last pinchtab_snapshot or pinchtab_find (e.g. e5)."
+REF = "Element ref (e.g. e5) from pinchtab_snapshot or pinchtab_find."
+
+
+async def _batch(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    return await with_page(c, await c.actions(a["actions"], tab_id=a["tabId"]), a["tabId"], a)
 _MOUSE_ARGS = (own("action", Literal["move", "down", "up", "wheel"], "move, down, up or wheel.", required=True),
                *(field(A, n, description=ARG_WORDS.get(n)) for n in ("ref", "selector", "x", "y", "button",
                                                                     "delta_x", "delta_y")), TAB)
 
 TOOLS = (
-    action_tool("pinchtab_click", "click", "Pass a ref from pinchtab_snapshot or pinchtab_find. mode=dom "
-                "(element.click()) or dispatch (synthetic events) reach a target covered by an overlay; "
-                "dialogAction answers a dialog the click opens.",
-                only=("ref", "mode", "dialog_action", "dialog_text"), required=("ref",), described={"ref": REF},
+    action_tool("pinchtab_click", "click", "dialogAction answers a dialog the click opens.",
+                only=("ref", "mode", "dialog_action", "dialog_text"), required=("ref",),
+                described={"ref": REF, "mode": "dom (element.click()) or dispatch (synthetic events): reach a "
+                                                "target under an overlay."},
                 selector_in_ref=False, core=True),
     action_tool("pinchtab_type", "type", "Keystrokes one by one; appends to what is there.",
                 only=("ref", "text"), required=("ref", "text"), described={"ref": REF, "text": "Text to type."},
@@ -120,9 +135,8 @@ TOOLS = (
     action_tool("pinchtab_scroll", "scroll", "With a ref, scrolls that element into view.", only=("ref", "pixels"),
                 described={"ref": "Element ref. Omit to scroll the whole page."}, typed={"pixels": float},
                 selector_in_ref=False, core=True),
-    action_tool("pinchtab_fill", "fill", "Sets the value and dispatches input/change events, so it works with "
-                "React, Vue, Angular and other frameworks that intercept native input events; prefer it over "
-                "pinchtab_type when a frontend framework ignores simulated keystrokes. Replaces the current value.",
+    action_tool("pinchtab_fill", "fill", "Replaces the value and dispatches input/change events, so it works "
+                "where a framework (React, Vue, ...) ignores simulated keystrokes.",
                 only=("ref", "value"), required=("ref", "value"),
                 described={"ref": "Element ref (e.g. e5) or a selector: CSS, label:Email, placeholder:..., "
                                   "role:textbox Name, text:..., xpath:..., first:/last:/nth:<n>: wrappers.",
@@ -144,4 +158,10 @@ TOOLS = (
          "button (at a target or the current pointer); or turn the wheel. A sequence move, down, move..., up "
          "draws a path (canvas, sliders, maps).", args=_MOUSE_ARGS, run=act("mouse", _MOUSE_ARGS)),
     route_tool("actions", "dialog", "pinchtab_dialog"),
+    tool(name="pinchtab_actions", description="Several actions in one call, in order, stopping at the first "
+         "that fails: fill a form and submit it in one step.",
+         args=(own("actions", list, "Each {kind: click|fill|select|type|press|hover|check|uncheck, ref, "
+                   "value|text|key}."),
+               *(field(models.ActionsRequest, n, description=ARG_WORDS[n]) for n in SNAP_ARGS), TAB),
+         run=_batch, core=True),
 )

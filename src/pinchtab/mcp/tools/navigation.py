@@ -7,7 +7,7 @@ from typing import Any
 
 from pinchtab import models
 from pinchtab.client import AsyncClient, PinchtabClientError
-from pinchtab.mcp.tools.actions import ARG_WORDS, with_snapshot
+from pinchtab.mcp.tools.actions import ARG_WORDS, with_page
 from pinchtab.mcp.tools.common import TAB, check_url
 from pinchtab.mcp.tools.registry import ToolOutput, define, field
 
@@ -21,22 +21,21 @@ _SESSION_TAB: "weakref.WeakKeyDictionary[AsyncClient, str]" = weakref.WeakKeyDic
 async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     url = check_url(a["url"])
     tab = a["tabId"] or _SESSION_TAB.get(c)
-    snap = {"snap": a.get("snap") or False, "snap_diff": a.get("snapDiff") or False}
     try:
-        res = await c.navigate(url, tab_id=tab, **snap)
+        res = await c.navigate(url, tab_id=tab)
     except PinchtabClientError as exc:
         if a["tabId"] or not tab or exc.status != 404:
             raise
-        res = await c.navigate(url, **snap)  # the session's tab was closed: a new one
+        res = await c.navigate(url)  # the session's tab was closed: a new one
     _SESSION_TAB[c] = res["tabId"]
-    return with_snapshot({k: res[k] for k in ("tabId", "url", "title", "snapshot") if k in res})
+    return await with_page(c, {k: res[k] for k in ("tabId", "url", "title")}, res["tabId"], a)
 
 
 TOOLS = (
     tool(
         name="pinchtab_navigate",
         description="Navigate the browser to a URL and wait until the page has loaded. Returns {tabId, url, title}. "
-        "Then call pinchtab_snapshot (or pinchtab_find) to get element refs to act on.",
+        "Then pinchtab_snapshot (or snap=true) gives the refs to act on.",
         args=(field(models.NavigateRequest, "url", description="Full URL including scheme (http:// or https://)."),
               field(models.NavigateRequest, "snap", description=ARG_WORDS["snap"]),
               field(models.NavigateRequest, "snap_diff", description=ARG_WORDS["snap_diff"]), TAB),

@@ -32,7 +32,7 @@ from pinchtab.client import AsyncClient
 ToolOutput = str | dict[str, Any] | list[Any] | ImageContent
 Runner = Callable[[AsyncClient, dict[str, Any]], Awaitable[ToolOutput]]
 
-_JSON_TYPES = {str: "string", bool: "boolean", float: "number", int: "integer"}
+_JSON_TYPES = {str: "string", bool: "boolean", float: "number", int: "integer", list: "array"}
 # The route each tool calls, from the table's ``mcp=`` names.
 TOOL_ROUTES: dict[str, str] = {tool: r.name for r in ROUTES for tool in r.mcp}
 
@@ -118,6 +118,8 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
 def _property(arg: Arg) -> dict[str, Any]:
     if arg.model is None and typing.get_origin(arg.type) is typing.Literal:
         return {"type": "string", "enum": list(typing.get_args(arg.type)), "description": arg.description}
+    if arg.model is None and arg.type is list:  # a list of objects (pinchtab_actions' steps)
+        return {"type": "array", "items": {"type": "object"}, "description": arg.description}
     if arg.model is None:
         return {"type": _JSON_TYPES[arg.type], "description": arg.description}
     schema = _model_schema(arg.model)
@@ -164,7 +166,8 @@ def _unwrap_optional(annotation: Any) -> Any:
 
 def _annotation(arg: Arg) -> Any:
     if arg.model is None:
-        base, metadata = arg.type, [Field(description=arg.description)]
+        base = list[dict[str, Any]] if arg.type is list else arg.type
+        metadata = [Field(description=arg.description)]
     else:
         info = arg.model.model_fields[arg.attr or ""]
         base = arg.type or _unwrap_optional(info.annotation)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
@@ -13,26 +13,25 @@ tool = define("snapshot")
 
 
 async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
-    return await c.snapshot(
-        a["tabId"], interactive=bool(a["interactive"]), format="compact" if a["compact"] else "text",
-        diff=bool(a["diff"]), selector=a["selector"],
-    )
+    # outline by default: the whole page in about half the characters of a tree (formatting.py)
+    fmt = a["format"] or ("compact" if a["compact"] else "outline")
+    return await c.snapshot(a["tabId"], interactive=bool(a["interactive"]), format=fmt, diff=bool(a["diff"]),
+                            selector=a["selector"])
 
 
 TOOLS = (
     tool(
         name="pinchtab_snapshot",
-        description="Get an accessibility tree snapshot of the current page: one line per element with its ref "
-        "(e.g. e5), role and name. This is the primary way to understand page structure and discover "
-        "the refs that interaction tools (click, type, fill, ...) take; a ref names the same element in every "
-        "later snapshot and find result. Iframes of every origin appear as Iframe nodes (with the frame's URL) "
-        "followed by their content, whose refs work like any other. Use interactive and compact to save tokens.",
+        description="The page as lines of ref (e.g. e5), role and name: the refs click, fill, ... take (a ref "
+        "names its element in every later snapshot and find). An Iframe's content follows it. The default outline "
+        "draws repeated items (rows, list items, cards) one line each, parts joined by ' | '.",
         args=(
             TAB,
             field(models.SnapshotQuery, "interactive", description="Only return interactive elements (buttons, links, inputs)."),
-            own("compact", bool, "Compact format: one line per element, fewest tokens."),
+            own("compact", bool, "Same as format=compact."),
+            own("format", Literal["outline", "compact", "text"], "outline (default), compact (flat) or text (a tree)."),
             field(models.SnapshotQuery, "diff"),
-            field(models.SnapshotQuery, "selector"),
+            field(models.SnapshotQuery, "selector", description="Only this element's subtree (CSS, XPath or text:)."),
         ),
         run=_snapshot,
         read_only=True,
@@ -40,9 +39,8 @@ TOOLS = (
     ),
     tool(
         name="pinchtab_find",
-        description="Find elements by a natural-language description (e.g. 'login button', 'email field') or their "
-        "text, using semantic matching over the page's accessibility tree. Returns best_ref (pass it to "
-        "click, type, fill, ...), its confidence and score, and the top matches with role and name.",
+        description="Find elements by a description ('login button', 'email field') or their text. Returns "
+        "best_ref (for click, fill, ...), its confidence and the top matches with role and name.",
         args=(field(models.FindRequest, "query", description="Description or text content of the element, e.g. 'login button'."),
               TAB),
         run=lambda c, a: c.find(a["query"], tab_id=a["tabId"]),
