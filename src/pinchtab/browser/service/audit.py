@@ -86,14 +86,13 @@ class AuditOps:
         return [report.page_result(p) for p in (first, *rest)]
 
     async def _audit_url(self, url: str, enabled: frozenset[str]) -> dict[str, Any]:
-        """The page's audit, in a new tab closed afterwards; the current tab stays current."""
+        """The page's audit, in a new tab (never the current one) closed afterwards."""
         try:
             target = normalize_url(url, self.config.security.allowed_schemes)
         except PinchtabError as exc:
             return report.page_error(url, exc.message)
-        previous = self.browser.current_id
         try:
-            tab = await self.browser.new_tab()
+            tab = await self.browser.new_tab(current=False)
         except PinchtabError as exc:
             return report.page_error(url, f"new tab: {exc.message}")
         try:
@@ -109,8 +108,6 @@ class AuditOps:
         finally:
             with contextlib.suppress(PinchtabError):
                 await self.browser.close_tab(tab.id)
-            if previous in self.browser.targets:
-                self.browser.current_id = previous
 
     async def _collect(self, tab: Any, url: str, enabled: frozenset[str]) -> Any:
         await audit_page.settle(tab)
