@@ -125,13 +125,14 @@ def test_cli_audit_and_compare_write_reports(http: httpx.Client, pages: str, tmp
     cli = CliRunner()
     server = ["--server", str(http.base_url).rstrip("/"), "--no-start"]
     res = cli.invoke(main, ["audit", f"{pages}/audit/issues.html", "--output-dir", str(tmp_path / "a"),
-                            "--format", "md", *server])
+                            "--format", "pdf", "--network-monitor=false", *server])
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "a" / "report.json").read_text())
     shot = report["pages"][0]["browser"]["screenshotPath"]
     assert (tmp_path / "a" / shot).read_bytes().startswith(b"\x89PNG") and "screenshot" not in report["pages"][0]
-    md = (tmp_path / "a" / "report.md").read_text()
-    assert "**Summary score: 70/100**" in md and "## Broken Assets" in md and "insecure-password-form" in md
+    assert "networkRequests" not in report["pages"][0]["browser"] and report["summaryScore"] == 70
+    pdf = (tmp_path / "a" / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000  # the screenshot is in it
 
     differs = cli.invoke(main, ["compare", f"{pages}/audit/products", f"{pages}/audit", "--pages", "p1.html",
                                 "--fail-on-diff", "--output-dir", str(tmp_path / "c"), *server])

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import pytest
 from PIL import Image
 
-from pinchtab.audit import a11y, compare, markdown, report, sample, security, sitemap
+from pinchtab.audit import a11y, compare, render, report, sample, security, sitemap
 
 WHEN = datetime(2026, 7, 4, 12, 0, tzinfo=timezone.utc)
 
@@ -91,10 +91,15 @@ def test_report_shape_summary_and_markdown() -> None:
                                    "brokenAssets": [{"url": "http://s/a/0.png", "resourceType": "image", "status": 404}],
                                    "accessibilityScore": 70, "timingMetrics": {"loadMs": 100.0}}
     assert pages[2] == {"url": "http://s/c", "error": "navigation failed", "browser": {"timingMetrics": {}}}
-    md = markdown.audit_report(built)
+    md = render.audit_report(built, "md")
     assert "**Summary score: 85/100**" in md and "| http://s/c | 0 | - | 0 | 0 | error: navigation failed |" in md
     assert "## Broken Assets" in md and "1. Serve the site over https." in md
     assert "Re-check 1 page(s) that failed to audit." in md
+    pages[1]["browser"]["screenshotPath"] = "screenshots/001-b.png"
+    page = render.audit_report(built, "html")
+    assert page.startswith("<!doctype html>") and "<style>" in page and 'src="screenshots/001-b.png"' in page
+    assert "<li><code>error</code> boom</li>" in page and "<strong>insecure-password-form</strong>" in page
+    assert "<h2>Broken Assets</h2>" in page and "http://" not in page.split("<body>")[0]
 
 
 def _png(colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None) -> str:
@@ -121,5 +126,6 @@ def test_compare_pairs_pages_and_diffs_pixels_and_data() -> None:
     assert changed["diffPercentage"] == 12.5  # 10x10 of 40x20
     assert [d["field"] for d in changed["drift"]] == ["accessibilityScore", "loadMs"]
     assert got["hasDiffs"] and list(images) == ["a"] and images["a"].startswith(b"\x89PNG")
-    assert "| a | compared | 12.50 % | accessibilityScore: 100 → 90, loadMs: 100 → 5000 |" in \
-        markdown.comparison_report(got)
+    assert "| a | compared | 12.50 % | accessibilityScore: 100 → 90, loadMs: 100 → 5000 |  |" in \
+        render.comparison_report(got, "md")
+    assert "<td>12.50 %</td>" in render.comparison_report(got, "html")
