@@ -97,14 +97,13 @@ class AuditOps:
             return report.page_error(url, f"new tab: {exc.message}")
         try:
             async with self.browser.use_tab(tab.id) as tab:
-                try:
-                    await tab.navigate(target, timeout_ms=self.nav_timeout_ms)
-                except PinchtabError as exc:
-                    return report.page_error(url, exc.message)
+                await tab.navigate(target, timeout_ms=self.nav_timeout_ms)
                 collected = await asyncio.wait_for(self._collect(tab, url, enabled), COLLECT_TIMEOUT_S)
             return report.page_audit(collected)
         except asyncio.TimeoutError:
             return report.page_error(url, f"collecting took longer than {COLLECT_TIMEOUT_S:g} s")
+        except PinchtabError as exc:  # the load failed, or the tab did (crashed, closed, a dialog)
+            return report.page_error(url, exc.message)
         finally:
             with contextlib.suppress(PinchtabError):
                 await self.browser.close_tab(tab.id)
