@@ -36,7 +36,8 @@ def test_the_wheel_carries_every_resource_and_its_metadata(installed: Install) -
     assert "pinchtab/browser/page/snapshot.js" in resources and "pinchtab/py.typed" in resources
     assert resources <= names, resources - names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
-    assert meta["License-Expression"] == "MIT"
+    assert any(n.endswith("licenses/src/pinchtab/audit/vendor/axe-core-LICENSE.txt") for n in names)
+    assert meta["License-Expression"] == "MIT AND MPL-2.0"  # axe-core (audits) is MPL-2.0
     assert meta["Author"] and meta["Keywords"] and "Typing :: Typed" in meta.get_all("Classifier")
     assert not meta.get_all("Provides-Extra"), "test tools belong in dependency groups, not extras"
 

@@ -19,6 +19,9 @@ FORBIDDEN = {
     "pinchtab.client": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.mcp"),
     "pinchtab.mcp": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp"),
     "pinchtab.server": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find"),
+    # report building and compare: pure, fed by the browser layer (collection) or the CLI (compare)
+    "pinchtab.audit": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api",
+                       "pinchtab.mcp", "pinchtab.client", "pinchtab.find"),
 }
 
 

@@ -168,6 +168,21 @@ class _Routes(RouteMethods):
         """Close ``id``, or the current tab: ``{"closed":true,"tabId"}``."""
         return self.call("close_tab", id)
 
+    # -- audits ----------------------------------------------------------------------------------
+
+    def audit(self, urls: list[str] | None = None, sitemap_url: str | None = None,
+              options: dict[str, bool] | None = None, concurrency: int | None = None,
+              sample_size: int | None = None) -> dict[str, Any]:
+        """Audit pages (``urls``, or those of ``sitemap_url``) into a versioned ``AuditReport``;
+        ``options`` turns collectors off (``{"screenshot": False}``). Waits as long as the server may."""
+        return self.call("audit", wait_ms=models.AUDIT_RUN_TIMEOUT_S * 1000, urls=urls, sitemap_url=sitemap_url,
+                         options=options, concurrency=concurrency, sample_size=sample_size)
+
+    def audit_page(self, url: str, options: dict[str, bool] | None = None) -> dict[str, Any]:
+        """Audit one page in a tab of its own: its console, network, broken assets, interactive
+        elements, accessibility, timing and security findings, and a screenshot."""
+        return self.call("audit_page", wait_ms=models.AUDIT_PAGE_TIMEOUT_S * 1000, url=url, options=options)
+
     # -- navigation ------------------------------------------------------------------------------
 
     def navigate(

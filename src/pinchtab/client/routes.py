@@ -121,9 +121,9 @@ class RouteMethods:
 
     def network(self, *, tab_id: str | None = None, filter: str | None = None, method: str | None = None,
             status: str | None = None, type: str | None = None, limit: int | None = None,
-            buffer_size: int | None = None, redact: bool | None = None) -> Any:
+            buffer_size: int | None = None, redact: bool | None = None, broken: bool | None = None) -> Any:
         """GET /network: The tab's recent requests, oldest first. Defaults: redact=true."""
-        return self.call("network", tab_id, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact)
+        return self.call("network", tab_id, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact, broken=broken)
 
     def network_clear(self, *, tab_id: str | None = None) -> Any:
         """POST /network/clear: Forget logged requests: of the tabId given, or of every tab."""
@@ -132,10 +132,10 @@ class RouteMethods:
     def network_export(self, *, tab_id: str | None = None, owner: str | None = None,
             filter: str | None = None, method: str | None = None, status: str | None = None,
             type: str | None = None, limit: int | None = None, buffer_size: int | None = None,
-            redact: bool | None = None, format: Literal["har", "ndjson"] | None = None,
-            body: bool | None = None) -> Any:
+            redact: bool | None = None, broken: bool | None = None,
+            format: Literal["har", "ndjson"] | None = None, body: bool | None = None) -> Any:
         """GET /network/export: The network log as HAR 1.2 (or NDJSON). Defaults: redact=true, format="har"."""
-        return self.call("network_export", tab_id, owner=owner, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact, format=format, body=body)
+        return self.call("network_export", tab_id, owner=owner, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact, broken=broken, format=format, body=body)
 
     def network_routes(self, *, tab_id: str | None = None) -> Any:
         """GET /network/route: The tab's network routes."""
@@ -364,3 +364,9 @@ class RouteMethods:
             prop: str | None = None) -> Any:
         """GET /styles: Computed styles of an element (or the document's root)."""
         return self.call("styles", tab_id, selector=selector, ref=ref, prop=prop)
+
+    def a11y_audit(self, *, tab_id: str | None = None) -> Any:
+        """GET /a11y/audit: Accessibility score and findings of the page (axe-core rules, PinchTab's rule
+        names).
+        """
+        return self.call("a11y_audit", tab_id)

@@ -48,3 +48,6 @@ from pinchtab.models.orchestrator import (  # noqa: F401
     ProfileCreate, ProfileRef, InstanceStart, InstanceRef, InstanceTabOpen, InstanceLogs,
 )
 from pinchtab.models.attach import AttachBridge, AttachChrome  # noqa: F401
+from pinchtab.models.audit import (  # noqa: F401
+    AUDIT_PAGE_TIMEOUT_S, AUDIT_RUN_TIMEOUT_S, AuditCollectors, AuditPageRequest, AuditRequest,
+)

@@ -30,6 +30,8 @@ class NetworkQuery(TabScoped):
     buffer_size: int | None = Field(None, ge=1, description="Accepted for PinchTab clients; the buffer size is "
                                                              "observe.networkBuffer in the config.")
     redact: bool = Field(True, description="Replace Cookie, Authorization and Set-Cookie values with [REDACTED].")
+    broken: bool = Field(False, description="Only broken assets (answered 400 or more, or failed), as "
+                                            "{url, resourceType, statusCode, error}.")
 
 
 class NetworkDetailQuery(TabScoped):

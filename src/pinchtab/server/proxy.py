@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.errors import NotFound, NotReady, PinchtabError, Timeout
 from pinchtab.models import MAX_WAIT_MS
+from pinchtab.models.audit import AUDIT_PAGE_TIMEOUT_S, AUDIT_RUN_TIMEOUT_S
 from pinchtab.server.instance import Instance
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.tab_owners import (TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_in_response,
@@ -283,6 +284,7 @@ class ProxyMiddleware:
 _NAVIGATING = frozenset({"navigate", "back", "forward", "reload", "tab", "action", "actions"})
 # Routes whose answer's url is the tab's new location.
 _LOADING = frozenset({"navigate", "back", "forward", "reload", "tab"})
+_AUDITS = {"audit": AUDIT_RUN_TIMEOUT_S, "audit_page": AUDIT_PAGE_TIMEOUT_S}  # bounded by the bridge
 
 
 def route_deadline(config: Any, route: str, body: bytes) -> float:
@@ -301,6 +303,8 @@ def route_deadline(config: Any, route: str, body: bytes) -> float:
                 nav = max(nav, min(pause, MAX_WAIT_MS) / 1000)
     if route == "wait":
         return min(nav, MAX_WAIT_MS / 1000) + margin
+    if route in _AUDITS:
+        return _AUDITS[route] + margin
     if route in _NAVIGATING:
         return nav + command + margin
     return command + margin

@@ -26,6 +26,9 @@ def test_proxy_deadline_is_the_routes_timeout_plus_a_margin() -> None:
     # A pause given in ms sets the deadline too (issue 27, row 8: 20 s asked, 504 at 6 s)
     assert route_deadline(config, "wait", b'{"ms":20000,"timeout":1000}') == 25
     assert route_deadline(config, "wait", b'{"ms":90000}') == 35
+    # Audits bound themselves on the bridge: a run at 10 minutes, one page at 3
+    assert route_deadline(config, "audit", b'{"urls":["x"]}') == 600 + 5
+    assert route_deadline(config, "audit_page", b'{"url":"x"}') == 180 + 5
 
 
 def test_moved_tabs_keep_their_old_ids() -> None:

@@ -360,7 +360,8 @@ class Browser:
         self.tabs[tid] = tab
         return tab
 
-    async def new_tab(self) -> Tab:
+    async def new_tab(self, *, current: bool = True) -> Tab:
+        """A new blank tab; ``current=False`` leaves the current tab as it is (an audit's own tabs)."""
         await self.ensure_running()
         assert self.root is not None
         await self._make_room()
@@ -368,7 +369,8 @@ class Browser:
         tid = res["targetId"]
         self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
         tab = await self.tab(tid)
-        self.current_id = tid
+        if current:
+            self.current_id = tid
         return tab
 
     async def _make_room(self) -> None:

@@ -18,6 +18,11 @@ _LEVELS = {"warning": "warn", "assert": "error", "trace": "log", "dir": "log", "
            "count": "log", "timeEnd": "log", "startGroup": "log", "startGroupCollapsed": "log", "endGroup": "log"}
 
 
+# Log.entryAdded's sources: messages of the browser itself (failed loads, violations), not console calls.
+BROWSER_SOURCES = frozenset({"xml", "javascript", "network", "storage", "appcache", "rendering", "security",
+                             "deprecation", "worker", "violation", "intervention", "recommendation", "other"})
+
+
 def iso_time(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

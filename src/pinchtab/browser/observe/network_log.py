@@ -197,6 +197,18 @@ class NetworkLog:
         return out[-limit:] if limit else out
 
 
+def broken_assets(entries: list[NetworkEntry]) -> list[dict[str, Any]]:
+    """PinchTab's broken assets: requests answered 400 or more, or failed; not those in flight."""
+    out = []
+    for e in entries:
+        if e.status >= 400 or e.failed:
+            item: dict[str, Any] = {"url": e.url, "resourceType": e.resource_type.lower(), "statusCode": e.status}
+            if e.error:
+                item["error"] = e.error
+            out.append(item)
+    return out
+
+
 # -- HAR 1.2 -----------------------------------------------------------------------------------------
 
 

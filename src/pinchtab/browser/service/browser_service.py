@@ -26,6 +26,7 @@ from pinchtab.browser.core.urls import normalize_url
 from pinchtab.browser.input import perform
 from pinchtab.browser.page import formatting, snapshot, snapshot_files, targets
 from pinchtab.browser.page.selectors import parse_selector
+from pinchtab.browser.service.audit import AuditOps
 from pinchtab.browser.service.emulation import EmulationOps
 from pinchtab.browser.service.frames import FrameOps, text_source
 from pinchtab.browser.service.inspect import InspectOps
@@ -39,7 +40,7 @@ from pinchtab.errors import BadRequest, PinchtabError
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
-                     InteractionOps):
+                     InteractionOps, AuditOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab import __version__
 from pinchtab.models import observe as r
 from pinchtab.browser.observe.interception import make_rule
-from pinchtab.browser.observe.network_log import har_entry, har_log
+from pinchtab.browser.observe.network_log import broken_assets, har_entry, har_log
 from pinchtab.cdp import CDPError
 from pinchtab.errors import NotFound
 from pinchtab.models import TabScoped
@@ -51,6 +51,9 @@ class ObserveOps:
 
     async def network(self, req: r.NetworkQuery) -> dict[str, Any]:
         tab = await self._observed(req.tab_id)
+        if req.broken:
+            broken = broken_assets(self._select(tab, req))
+            return {"tabId": tab.id, "broken": broken, "count": len(broken)}
         entries = [e.to_json(req.redact) for e in self._select(tab, req)]
         return {"tabId": tab.id, "entries": entries, "count": len(entries)}
 
