@@ -48,6 +48,7 @@ class Tab:
         self.crashed = False
         self.closed = False
         self.dialogs = DialogTracker(self)
+        self.actionability_wait_s = 1.0  # browser.actionabilityWaitMs (input/point.py)
         self._world_id: int | None = None
         self._lifecycle: dict[str, set[str]] = {}
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []

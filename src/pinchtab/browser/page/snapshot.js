@@ -265,7 +265,12 @@
     }
     let role = roleOf(el, tag) || fallbackRole(el, tag);
     if (role === 'generic' && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) role = 'textbox';
-    if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
+    // A dropdown's options are its value (the combobox shows it); a list box's (<select multiple>
+    // or size > 1) are on screen, each to be picked, so the interactive snapshot keeps them.
+    if (tag === 'option' && interactiveOnly) {
+      const box = el.closest('select');
+      if (box && !(box.multiple || box.size > 1)) role = '';
+    }
     let computedName = null;  // asked of Chromium at most once per element
     const nameOf = () => (computedName === null ? (computedName = clip(el.computedName || '')) : computedName);
     // Headings give later nodes their context (find's "under Billing") even when not emitted.
