@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import ServerThread, free_port
 from tests.hostile.conftest import healthy_during
 
-BUTTONS = 30_000  # the page had 100k; 30k load in a second or two on a busy 2-core machine
+BUTTONS = 20_000  # the page had 100k; building and laying out those dominates the time here
 CAP = 2_000  # browser.maxSnapshotNodes for this module's bridge: small, so the test takes seconds
 MEMORY_BOUND_MB = 150  # generous: the 100k buttons grew a bridge by 600 MB and kept most
 
@@ -52,7 +52,15 @@ def open_huge(client: httpx.Client, pages: str) -> str:
     return res.json()["tabId"]
 
 
-def test_snapshot_find_and_text_of_a_huge_page_answer_truncated(capped: httpx.Client, pages: str) -> None:
+def test_a_huge_page_answers_truncated_and_is_let_go_once_closed(capped: httpx.Client, pages: str) -> None:
+    small = capped.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n=50"}).json()["tabId"]
+    capped.get(f"/tabs/{small}/snapshot")  # every route once, so what they load is in the baseline
+    capped.post(f"/tabs/{small}/find", json={"query": "Button 3"})
+    capped.post("/close", json={"tabId": small})
+    cpu_worker_idle()
+    gc.collect()
+    baseline = rss_mb()
+
     tab = open_huge(capped, pages)
     try:
         res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}))
@@ -78,22 +86,6 @@ def test_snapshot_find_and_text_of_a_huge_page_answer_truncated(capped: httpx.Cl
         assert f"Button {BUTTONS - 1}" in res.json()["text"]
     finally:
         capped.post("/close", json={"tabId": tab})
-
-
-def test_the_bridge_lets_go_of_a_huge_page_once_its_tab_is_closed(capped: httpx.Client, pages: str) -> None:
-    small = capped.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n=50"}).json()["tabId"]
-    capped.get(f"/tabs/{small}/snapshot")  # every route once, so what they load is in the baseline
-    capped.post(f"/tabs/{small}/find", json={"query": "Button 3"})
-    capped.post("/close", json={"tabId": small})
     cpu_worker_idle()
     gc.collect()
-    baseline = rss_mb()
-    tab = open_huge(capped, pages)
-    for call in (lambda: capped.get(f"/tabs/{tab}/snapshot"),
-                 lambda: capped.post(f"/tabs/{tab}/find", json={"query": "Button 42"}),
-                 lambda: capped.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"})):
-        assert call().status_code == 200
-    capped.post("/close", json={"tabId": tab})
-    cpu_worker_idle()
-    gc.collect()
-    assert rss_mb() - baseline < MEMORY_BOUND_MB
+    assert rss_mb() - baseline < MEMORY_BOUND_MB  # its refs, snapshots and find index went with it

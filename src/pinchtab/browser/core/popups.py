@@ -11,9 +11,10 @@ and making it current would send the agent's next step (a password fill) there. 
 a hook in the page's main world notes the event each ``window.open`` call ran in, and which
 links a trusted click activated: the tab was meant when ``window.open`` ran in the click's own
 ``click`` (PinchTab's "window.open button" switches) or when the click activated a link or form
-whose target opens a new window. The hook lives in a closure the page cannot reach, so a page
-cannot forge what it noted; a page that bypasses it (a ``window.open`` saved before) only loses
-the switch.
+whose target opens a new window. What it noted lives in a closure the page cannot reach, and a
+page that bypasses it (a ``window.open`` saved before) only loses the switch. It reads the page's
+own ``window.event``, though, so a page written against this hook (one that redefines it) could
+pass a pointerdown open off as a click's: an agent that must not move passes ``tabId``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.cdp import CDPError
+from pinchtab.errors import PinchtabError
 
 if TYPE_CHECKING:
     from pinchtab.browser.core.browser import Browser
@@ -74,7 +76,7 @@ class PopupWatch:
         """Put the hook in the page (not while a dialog blocks its scripts)."""
         if self.tab.dialogs.pending is not None:
             return
-        with contextlib.suppress(CDPError, asyncio.TimeoutError):
+        with contextlib.suppress(CDPError, PinchtabError, asyncio.TimeoutError):
             res = await self.tab.send("Runtime.evaluate", {"expression": HOOK_JS, "returnByValue": False},
                                       timeout=HOOK_TIMEOUT_S)
             self._hook = (res.get("result") or {}).get("objectId")
@@ -84,7 +86,7 @@ class PopupWatch:
         hook, self._hook = self._hook, None
         if hook is None or self.tab.dialogs.pending is not None:
             return {}
-        with contextlib.suppress(CDPError, asyncio.TimeoutError):
+        with contextlib.suppress(CDPError, PinchtabError, asyncio.TimeoutError):
             res = await self.tab.send("Runtime.callFunctionOn", {
                 "objectId": hook, "functionDeclaration": "function () { return this.done(); }",
                 "returnByValue": True}, timeout=HOOK_TIMEOUT_S)
