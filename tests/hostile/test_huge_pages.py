@@ -1,6 +1,6 @@
-"""A page that builds tens of thousands of buttons (issue 27, row 3: 100k): snapshot, find and text answer in time with
-a result that says it is truncated, /health answers meanwhile, and the bridge's memory comes back
-near where it was once the tab is closed."""
+"""A page that builds tens of thousands of buttons (issue 27, row 3: 100k): snapshot, find,
+capture and text answer in time with a result that says it is truncated, /health answers
+meanwhile, and the bridge's memory comes back near where it was once the tab is closed."""
 
 from __future__ import annotations
 
@@ -80,6 +80,11 @@ def test_a_huge_page_answers_truncated_and_is_let_go_once_closed(capped: httpx.C
         res = capped.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
         assert res.status_code == 200, res.text
         assert f"# truncated: the page has more than {CAP} nodes (browser.maxSnapshotNodes)" in res.text
+
+        res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/capture", params={"withBounds": "false"}))
+        assert res.status_code == 200, res.text
+        shot = res.json()["snapshot"]
+        assert shot["truncated"] is True and shot["nodeLimit"] == CAP and shot["nodeCount"] <= CAP
 
         res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/text"))
         assert res.status_code == 200, res.text
