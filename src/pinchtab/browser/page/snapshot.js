@@ -31,9 +31,9 @@
   const maxDepth = opts.depth == null ? Infinity : opts.depth;
   // The node cap (browser.maxSnapshotNodes): a page of 400k controls stops the walk here, in the
   // page, so the huge tree is never serialised over CDP. DOM nodes walked without being kept
-  // (wrappers, whitespace, hidden subtrees' roots) count too, at a tenth of a kept one each.
+  // (wrappers, whitespace, hidden subtrees' roots) count too, at a twentieth of a kept one each.
   const maxNodes = opts.maxNodes == null ? Infinity : opts.maxNodes;
-  const maxVisits = maxNodes * 10;
+  const maxVisits = maxNodes * 20;
   let visits = 0;
   let capped = false;
 
