@@ -107,6 +107,13 @@ class BrowserConfig(_Section):
     auto_restart: bool = True
     # Elements a tab remembers refs for; the least recently seen are forgotten (stale) beyond it.
     max_refs: int = Field(20000, ge=100, le=1000000)
+    # Nodes one snapshot (and find's index) holds. The walk in the page stops there, so a page of
+    # 400k controls answers in time with the first ones and "truncated"; past it, use a selector.
+    max_snapshot_nodes: int = Field(10000, ge=100, le=1000000)
+    # How long a click, double click, hover or form action waits for its target to become
+    # actionable (visible, in view, not moving, not covered by an overlay that is closing, enabled)
+    # before it answers why not (element_occluded, element_disabled, ...). 0: no wait.
+    actionability_wait_ms: int = Field(1000, ge=0, le=60000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)
     # Tabs one browser may have open. At the cap a new tab first closes the least recently used

@@ -104,8 +104,10 @@ class ActionRequest(TabScoped, Leased):
     snap: bool = Field(False, description=SNAP)
     snap_diff: bool = Field(False, description=SNAP_DIFF)
     auto_switch: bool = Field(
-        True, description="A tab this action opens (target=_blank, window.open) becomes the current tab "
-                          "(result.switchedToTab), as in PinchTab; false closes it and the current tab stays.")
+        True, description="A tab this action meant to open (a target=_blank link or form, window.open in the "
+                          "click's own handler) becomes the current tab (result.switchedToTab), as in PinchTab; one "
+                          "the page opens on its own (on pointerdown, from a timer) stays behind (newTab.current "
+                          "false). false closes either and the current tab stays.")
 
 
 class ActionsRequest(TabScoped, Leased):

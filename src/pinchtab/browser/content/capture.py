@@ -156,7 +156,8 @@ async def capture(tab: "Page", *, captures_dir: Path, selector: str | None = Non
         "epoch": {"frameId": frame, "document": document, "domEpoch": f"ep_{tab.id[:8]}_{next(_epochs)}"},
         "pairing": {"navigated": navigated, "captureDurationMs": int((time.monotonic() - started) * 1000)},
         "image": img,
-        "snapshot": {"filter": "interactive" if interactive else "all", "nodeCount": len(nodes), "nodes": nodes},
+        "snapshot": {"filter": "interactive" if interactive else "all", "nodeCount": len(nodes), "nodes": nodes,
+                     **({"truncated": True, "nodeLimit": snap.capped} if snap.capped else {})},
     }
 
 

@@ -352,8 +352,9 @@ class Browser:
         except CDPError as exc:
             raise NotFound(f"tab {tid} not found ({exc.cdp_message})", "tab_not_found") from exc
         tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents, self.config.observe,
-                  max_refs=self.config.browser.max_refs)
+                  max_refs=self.config.browser.max_refs, max_nodes=self.config.browser.max_snapshot_nodes)
         tab.dialogs.policy = self.config.browser.dialogs
+        tab.actionability_wait_s = self.config.browser.actionability_wait_ms / 1000
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

@@ -13,7 +13,7 @@ from typing import Any
 from pinchtab.browser.core.dialogs import DialogTracker
 from pinchtab.browser.page.frames import FrameHub
 from pinchtab.browser.observe.observer import TabObserver
-from pinchtab.browser.page.refs import DEFAULT_MAX_REFS, RefCache
+from pinchtab.browser.page.refs import DEFAULT_MAX_NODES, DEFAULT_MAX_REFS, RefCache
 from pinchtab.browser.core.script_errors import raise_script_error as _raise_script_error
 from pinchtab.cdp import CDPError, Session
 from pinchtab.config import ObserveConfig
@@ -36,11 +36,12 @@ _BLOCK_MEDIA = ("Media", "Font")
 
 class Tab:
     def __init__(self, target_id: str, session: Session, intents: IntentCache,
-                 observe: ObserveConfig | None = None, *, max_refs: int = DEFAULT_MAX_REFS) -> None:
+                 observe: ObserveConfig | None = None, *, max_refs: int = DEFAULT_MAX_REFS,
+                 max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.id = target_id
         self.session = session
         self.lock = asyncio.Lock()
-        self.refs = RefCache(max_refs)
+        self.refs = RefCache(max_refs, max_nodes)
         self.url = ""
         self.title = ""
         # Where the last navigation asked for was going (a page that never loads stays at about:blank;
@@ -50,6 +51,7 @@ class Tab:
         self.crashed = False
         self.closed = False
         self.dialogs = DialogTracker(self)
+        self.actionability_wait_s = 1.0  # browser.actionabilityWaitMs (input/point.py)
         self._world_id: int | None = None
         self._lifecycle: dict[str, set[str]] = {}
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []

@@ -20,7 +20,9 @@ beneath it. So the first input into each out-of-process document waits for it to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.input.target import Target, on_node
 from pinchtab.errors import BrowserError, Conflict
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
 
 # `this` is the target node. Scrolls it into view when needed, then answers its visible centre in
 # top-frame viewport coordinates and whether another element covers that point.
-POINT_JS = r"""function (checkDisabled) {
+POINT_JS = r"""function (checkDisabled, checkMoving) {
+  const MOVES = /^(transform|translate|scale|rotate|left|top|right|bottom|inset|margin|width|height|all)/i;
   const el = this.nodeType === 1 ? this : this.parentElement;
   if (!el || !el.isConnected) return { stale: true };
   if (checkDisabled && (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true')) return { disabled: true };
@@ -61,6 +64,18 @@ POINT_JS = r"""function (checkDisabled) {
   if (hidden) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const rects = [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
   if (!rects.length) return { invisible: true };
+  // Moving: a finite animation or transition of where it is drawn runs on it or an ancestor
+  // (a panel sliding in); a click now would land where it no longer is.
+  if (checkMoving) {
+    for (const a of el.ownerDocument.getAnimations()) {
+      const t = a.effect && a.effect.target;
+      if (a.playState !== 'running' || !t || !(t === el || t.contains(el))) continue;
+      const timing = a.effect.getComputedTiming();
+      if (timing.iterations === Infinity) continue;
+      const props = a.transitionProperty ? [a.transitionProperty] : a.effect.getKeyframes().flatMap(Object.keys);
+      if (props.some(p => MOVES.test(p))) return { moving: true };
+    }
+  }
   let r = rects[0];
   const left = Math.max(r.left, 0), right = Math.min(r.right, win.innerWidth);
   const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, win.innerHeight);
@@ -136,6 +151,10 @@ FRAME_POINT_JS = r"""function (x, y) {
 
 DRAW_WAIT_MS = 150
 
+ACTIONABILITY_POLL_S = 0.05
+# POINT_JS answers that may change by themselves soon
+_NOT_YET = ("occluded", "invisible", "offscreen", "moving")
+
 # `this` is any node of the frame; resolves once the frame has drawn twice or after `ms`.
 DRAWN_JS = r"""function (ms) {
   return new Promise((resolve) => {
@@ -183,12 +202,34 @@ class Occluded(BrowserError):
     default_code = "element_occluded"
 
 
+async def actionable(tab: "Tab", target: Target, *, check_disabled: bool) -> dict[str, Any]:
+    """``POINT_JS``'s answer once the target can take the click: visible, in view, still, not
+    covered and (when asked) enabled. While it is not - an overlay closing over it, a panel sliding
+    in, a button enabled by a script - it is asked again for up to the tab's actionability wait
+    (``browser.actionabilityWaitMs``); then the last answer stands and ``point`` says why."""
+    deadline = time.monotonic() + tab.actionability_wait_s
+    while True:
+        try:
+            res = await on_node(tab, target, POINT_JS, check_disabled, True)
+        except Conflict as exc:
+            if exc.code != "element_disabled" or time.monotonic() >= deadline:
+                raise
+        else:
+            if not any(res.get(k) for k in _NOT_YET) or time.monotonic() >= deadline:
+                return res
+        await asyncio.sleep(ACTIONABILITY_POLL_S)
+
+
 async def point(tab: "Tab", target: Target, *, check_disabled: bool) -> tuple[float, float]:
-    """Where a click on the target lands; a covered, invisible or (when asked) disabled one is refused."""
+    """Where a click on the target lands; a covered, invisible or (when asked) disabled one is
+    refused once ``actionable`` has waited for it."""
     if target.backend_id is None:
         assert target.x is not None and target.y is not None
         return target.x, target.y
-    res = await on_node(tab, target, POINT_JS, check_disabled)
+    res = await actionable(tab, target, check_disabled=check_disabled)
+    if res.get("moving"):
+        raise Conflict(f"element {target.label} is still moving (an animation of where it is drawn); "
+                       "wait for it to end and retry", "element_moving")
     if res.get("invisible"):
         raise Conflict(f"element {target.label} is not visible (it has no size on screen)", "element_not_visible")
     if res.get("offscreen"):

@@ -112,11 +112,15 @@ def yaml_line(node: Node, *, has_children: bool = False, indent: bool = True) ->
 
 def _header(snap: Snapshot, fmt: str, count: int) -> list[str]:
     if fmt == "text":
-        return [f"# {snap.title}", f"# {snap.url}", f"# {count} nodes"]
-    if fmt in ("compact", "outline"):
-        return [f"# {snap.title} | {snap.url} | {count} nodes"]
-    # yaml: comments keep the document valid YAML
-    return [f"# {snap.title}", f"# {snap.url}"]
+        lines = [f"# {snap.title}", f"# {snap.url}", f"# {count} nodes"]
+    elif fmt in ("compact", "outline"):
+        lines = [f"# {snap.title} | {snap.url} | {count} nodes"]
+    else:  # yaml: comments keep the document valid YAML
+        lines = [f"# {snap.title}", f"# {snap.url}"]
+    if snap.capped:
+        lines.append(f"# truncated: the page has more than {snap.capped} nodes (browser.maxSnapshotNodes); "
+                     "these are the first ones - use a selector for the part you need")
+    return lines
 
 
 def _line(node: Node, fmt: str) -> str:
@@ -154,6 +158,9 @@ def render(snap: Snapshot, fmt: str = "json", *, max_tokens: int | None = None) 
         if truncated:
             out["truncated"] = True
             out["totalCount"] = total
+        if snap.capped:
+            out["truncated"] = True
+            out["nodeLimit"] = snap.capped
         return out
     header = _header(snap, fmt, total)
 
@@ -182,6 +189,9 @@ def render_diff(snap: Snapshot, diff: Diff, fmt: str = "json", *, max_tokens: in
                 remaining -= used
         if truncated:
             out["truncated"] = True
+        if snap.capped:
+            out["truncated"] = True
+            out["nodeLimit"] = snap.capped
         return out
     header = _header(snap, fmt, len(snap.nodes))
     header.append(f"# diff: {len(diff.added)} added, {len(diff.changed)} changed, {len(diff.removed)} removed")

@@ -36,14 +36,16 @@ class FrameWalk:
     depth: int | None
     walker: FrameWalker
     parse: WalkParser
+    max_nodes: int | None = None  # the walker's node cap (snapshot.js), in each frame
     # (scope, frame id, mutation counter) of each frame walked in its own world: changes.py reads
     # their counters again to tell whether the page changed
     foreign: list[tuple[str, str, Any]] = field(default_factory=list)
     # walks of out-of-process frames started with the page's own (prefetch), by frame id
     early: dict[str, "asyncio.Future[dict[str, Any]]"] = field(default_factory=dict)
+    capped: bool = False  # a frame's walk stopped at the cap
 
     def args(self, depth: int | None) -> dict[str, Any]:
-        return {"interactive": self.interactive, "selector": None, "depth": depth}
+        return {"interactive": self.interactive, "selector": None, "depth": depth, "maxNodes": self.max_nodes}
 
 
 def prefetch(tab: "Page", walk: FrameWalk) -> None:
@@ -110,6 +112,7 @@ async def _walk_frame(tab: "Page", owner: "Node", scope: str, frame_id: str, wal
         return []  # the frame went away or has no document yet: its owner stays, empty
     page, nodes = walk.parse(result)
     walk.foreign.append((scope, frame_id, page.get("mut")))
+    walk.capped = walk.capped or bool(page.get("capped"))
     for n in nodes:
         n.depth += owner.depth + 1
     return await expand(tab, nodes, walk, scope=scope, frame_id=frame_id, owner=owner, level=level + 1)

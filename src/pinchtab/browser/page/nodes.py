@@ -129,6 +129,9 @@ class Snapshot:
     document: int = 0  # Tab.document when taken
     frame_id: str | None = None  # the frame scope it was taken in (frames.py), None for the page
     signal: tuple[Any, ...] | None = None  # changes.py's change signal when taken
+    # the node cap (browser.maxSnapshotNodes) when the page had more nodes than it: the walk
+    # stopped there, so the nodes are the page's first ones in document order
+    capped: int | None = None
     taken_at: float = field(default_factory=time.monotonic)
 
     def __len__(self) -> int:

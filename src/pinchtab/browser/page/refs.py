@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pinchtab.find import ElementIndex
 
 DEFAULT_MAX_REFS = 20000
+DEFAULT_MAX_NODES = 10000
 
 # (frame target session id, its document generation, backend DOM node id)
 ElementKey = tuple[str, int, int]
@@ -39,8 +40,9 @@ class RefEntry:
 
 
 class RefCache:
-    def __init__(self, max_refs: int = DEFAULT_MAX_REFS) -> None:
+    def __init__(self, max_refs: int = DEFAULT_MAX_REFS, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.max_refs = max(int(max_refs), 100)
+        self.max_nodes = max(int(max_nodes), 100)  # nodes a snapshot of the tab keeps (snapshot.js)
         self.snapshot: Snapshot | None = None       # the last snapshot of any kind
         self.full: Snapshot | None = None           # the last whole-page snapshot (find matches it)
         # The last snapshot of each kind (filter, selector), which a diff compares against:

@@ -29,6 +29,13 @@
     'password', 'file', 'color', 'number']);
   const interactiveOnly = !!opts.interactive;
   const maxDepth = opts.depth == null ? Infinity : opts.depth;
+  // The node cap (browser.maxSnapshotNodes): a page of 400k controls stops the walk here, in the
+  // page, so the huge tree is never serialised over CDP. DOM nodes walked without being kept
+  // (wrappers, whitespace, hidden subtrees' roots) count too, at a twentieth of a kept one each.
+  const maxNodes = opts.maxNodes == null ? Infinity : opts.maxNodes;
+  const maxVisits = maxNodes * 20;
+  let visits = 0;
+  let capped = false;
 
   const data = [];
   const elements = [];
@@ -353,14 +360,15 @@
   function visitChildren(parent, depth, ctx, owner) {
     const kids = parent.localName === 'slot' ? parent.assignedNodes({ flatten: true }) : null;
     if (kids && kids.length) {
-      for (const k of kids) visit(k, depth, ctx, owner);
+      for (const k of kids) { if (capped) break; visit(k, depth, ctx, owner); }
       return;
     }
-    for (let c = parent.firstChild; c; c = c.nextSibling) visit(c, depth, ctx, owner);
+    for (let c = parent.firstChild; c && !capped; c = c.nextSibling) visit(c, depth, ctx, owner);
   }
 
   // owner: the nearest emitted ancestor's record (text already in its name is not repeated).
   function visit(node, depth, ctx, owner) {
+    if (data.length >= maxNodes || ++visits > maxVisits) { capped = true; return; }
     if (node.nodeType === 3) {
       if (interactiveOnly || ctx.quiet) return;
       const text = clip(node.data);
@@ -388,7 +396,12 @@
     }
     let role = roleOf(el, tag) || fallbackRole(el, tag);
     if (role === 'generic' && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) role = 'textbox';
-    if (tag === 'option' && interactiveOnly && el.closest('select')) role = '';
+    // A dropdown's options are its value (the combobox shows it); a list box's (<select multiple>
+    // or size > 1) are on screen, each to be picked, so the interactive snapshot keeps them.
+    if (tag === 'option' && interactiveOnly) {
+      const box = el.closest('select');
+      if (box && !(box.multiple || box.size > 1)) role = '';
+    }
     let computedName = null;  // asked of Chromium at most once per element
     const nameOf = () => (computedName === null ? (computedName = clip(el.computedName || '')) : computedName);
     // Headings give later nodes their context (find's "under Billing") even when not emitted.
@@ -502,6 +515,7 @@
     if (!root) return [JSON.stringify(Object.assign(page, { missing: true })), []];
   }
   if (root) visit(root, 0, { section: '', parent: '' }, null);
+  if (capped) page.capped = maxNodes;
   if (maxDepth !== Infinity) {
     // Cut after the walk, not during it: the pruning of empty or one-child wrappers above must
     // see the whole subtree, else an unnamed landmark whose children are below the limit vanishes.

@@ -115,7 +115,8 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
     ``whole`` walks the whole page whatever the frame scope (find's snapshot). ``element`` (a
     refs.Node that a ref or a role:/label:/... selector resolved to) walks that element's subtree."""
     scoped = None if whole else tab.frames.current
-    args: dict[str, Any] = {"interactive": interactive, "selector": None, "depth": depth}
+    max_nodes = tab.refs.max_nodes
+    args: dict[str, Any] = {"interactive": interactive, "selector": None, "depth": depth, "maxNodes": max_nodes}
     if element is not None:
         await _keep_picked(tab, scoped, element, selector or "")
         args["picked"] = True
@@ -125,7 +126,7 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
             raise BadRequest(f"snapshot selector {selector!r} must be resolved to an element first", "bad_selector")
         await pick(tab, sel, selector)
         args["picked"] = True
-    walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result)
+    walk = framewalk.FrameWalk(interactive, depth, _walk_frame, parse_walker_result, max_nodes)
     if selector is None and scoped is None:
         framewalk.prefetch(tab, walk)
     try:
@@ -143,8 +144,10 @@ async def capture(tab: Any, *, interactive: bool = False, selector: str | None =
             nodes = await framewalk.expand(tab, nodes, walk)
     finally:
         await framewalk.drain(walk)
+    capped = bool(page.get("capped")) or walk.capped or len(nodes) > max_nodes
+    del nodes[max_nodes:]  # the page's own walk and its frames' each stop at the cap; together too
     tab.refs.identify(nodes, tab.generations())
     return Snapshot(url=page.get("url", ""), title=page.get("title", ""), nodes=nodes,
                     interactive_only=interactive, selector=selector, depth=depth, document=tab.document,
                     signal=changes.signal_of(tab, world, page.get("mut"), walk.foreign),
-                    frame_id=scoped.frame_id if scoped else None)
+                    frame_id=scoped.frame_id if scoped else None, capped=max_nodes if capped else None)

@@ -28,14 +28,18 @@ async def find_in_tab(tab: "Page", query: str, **options: Any) -> dict[str, Any]
     locator = parse_locator(query)
     if locator is not None:  # role:button Save, label:Email, first:role:link ... match exactly
         threshold, top_k = options.get("threshold"), options.get("top_k")
-        return match(locator, [n.to_element() for n in snap.nodes], threshold=0.3 if threshold is None else threshold,
-                     top_k=3 if top_k is None else top_k)
-    refs = tab.refs
+        result = match(locator, [n.to_element() for n in snap.nodes], threshold=0.3 if threshold is None else threshold,
+                       top_k=3 if top_k is None else top_k)
+    else:
+        refs = tab.refs
 
-    def run() -> tuple[dict[str, Any], Any]:
-        index = refs.index  # built on first use: part of the work
-        return index.find(query, **options), index
+        def run() -> tuple[dict[str, Any], Any]:
+            index = refs.index  # built on first use: part of the work
+            return index.find(query, **options), index
 
-    result, index = await off_loop(run, what="find")
-    tab.intents.record_result(tab.id, query, result, index)
+        result, index = await off_loop(run, what="find")
+        tab.intents.record_result(tab.id, query, result, index)
+    if snap.capped:  # matched among the page's first nodes only (browser.maxSnapshotNodes)
+        result["truncated"] = True
+        result["nodeLimit"] = snap.capped
     return result

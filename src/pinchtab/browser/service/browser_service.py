@@ -183,20 +183,26 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
-        """One action. A tab it opened (popups.py) becomes the current one, named in ``newTab``
-        and ``result.switchedToTab`` (PinchTab's auto-switch); with ``autoSwitch: false`` it is
-        closed again and named in ``closedTab``."""
+        """One action. A tab it opened (popups.py) is named in ``newTab``; when the action meant
+        to open it (a link or form with a new-window target, ``window.open`` in the click's own
+        handler) it becomes the current one, also named in ``result.switchedToTab`` (PinchTab's
+        auto-switch); a tab the page opened on its own (on pointerdown, from a timer) stays
+        open behind, ``"current": false``. With ``autoSwitch: false`` it is closed again and
+        named in ``closedTab``."""
         watch = PopupWatch(self.browser, tab)
+        await watch.arm()
         try:
             out = await perform(tab, req, timeout_ms=self.nav_timeout_ms)
         finally:
             watch.stop()
         opened = await watch.opened(self.nav_timeout_ms)
+        meant = bool(opened and opened.pop("meant"))
         if opened and req.auto_switch:
-            out["newTab"] = opened
-            self.browser.current_id = opened["tabId"]
-            result = out.get("result")
-            out["result"] = {**(result if isinstance(result, dict) else {}), "switchedToTab": opened["tabId"]}
+            out["newTab"] = {**opened, "current": meant}
+            if meant:
+                self.browser.current_id = opened["tabId"]
+                result = out.get("result")
+                out["result"] = {**(result if isinstance(result, dict) else {}), "switchedToTab": opened["tabId"]}
         elif opened:
             with contextlib.suppress(PinchtabError):
                 await self.browser.close_tab(opened["tabId"])

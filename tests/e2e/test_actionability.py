@@ -1,0 +1,51 @@
+"""Actions wait for their target to become actionable (issue 28, deliverable 7): an overlay that is
+closing, a button enabled a moment later, a panel sliding in; list box options in the interactive
+snapshot."""
+
+from __future__ import annotations
+
+import httpx
+
+
+def click(http: httpx.Client, tab: str, selector: str) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": selector})
+
+
+def clicks(http: httpx.Client, tab: str) -> dict:
+    return http.post(f"/tabs/{tab}/evaluate", json={"expression": "window.clicks"}).json()["result"]
+
+
+def test_a_click_waits_for_the_overlay_closing_the_enabling_and_the_sliding(http: httpx.Client, tab: str,
+                                                                           pages: str) -> None:
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/actionability.html"}).status_code == 200
+    # the overlay covers Save and fades out over 300 ms once closed
+    assert click(http, tab, "#close").status_code == 200
+    res = click(http, tab, "#save")
+    assert res.status_code == 200, res.text
+    # Send is enabled 200 ms after Arm
+    assert click(http, tab, "#arm").status_code == 200
+    res = click(http, tab, "#later")
+    assert res.status_code == 200, res.text
+    # OK slides in over 300 ms from outside the page
+    assert click(http, tab, "#slide").status_code == 200
+    res = click(http, tab, "#ok")
+    assert res.status_code == 200, res.text
+    assert clicks(http, tab) == {"save": 1, "later": 1, "ok": 1}
+    # ... once it stopped: a click while it moves lands where it no longer is
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": "window.okAfterSlide"}).json()["result"] is True
+
+
+def test_a_target_that_stays_covered_answers_occluded_after_the_wait(http: httpx.Client, tab: str,
+                                                                    pages: str) -> None:
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/actionability.html"}).status_code == 200
+    res = click(http, tab, "#save")  # the overlay never closes
+    assert res.status_code == 500 and res.json()["code"] == "element_occluded"
+    assert "Close" in res.json()["error"]
+    assert clicks(http, tab) == {}
+
+
+def test_list_box_options_are_in_the_interactive_snapshot(http: httpx.Client, tab: str, pages: str) -> None:
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/actionability.html"}).status_code == 200
+    nodes = http.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}).json()["nodes"]
+    options = [n["name"] for n in nodes if n["role"] == "option"]
+    assert options == ["Cheese", "Olives", "Basil"]  # the dropdown's Small and Large are its value
