@@ -97,7 +97,8 @@ class TokenAuth:
         self.expected = f"Bearer {token}".encode() if token else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.expected is None or scope["type"] != "http" or scope["path"] in PUBLIC_PATHS:
+        # Websockets (/screencast) carry the token in the same header.
+        if self.expected is None or scope["type"] not in ("http", "websocket") or scope["path"] in PUBLIC_PATHS:
             await self.app(scope, receive, send)
             return
         given = b""
@@ -111,6 +112,9 @@ class TokenAuth:
         message = "missing or wrong token: send Authorization: Bearer <token>"
         response = error_response(401, message, "unauthorized")
         response.headers["WWW-Authenticate"] = "Bearer"
+        if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
         await response(scope, receive, send)
 
 

@@ -370,3 +370,34 @@ class RouteMethods:
         names).
         """
         return self.call("a11y_audit", tab_id)
+
+    def screencast_tabs(self) -> Any:
+        """GET /screencast/tabs: The tabs a screencast can show: id, url, title."""
+        return self.call("screencast_tabs", None)
+
+    def record_start(self, *, tab_id: str | None = None, format: Literal["gif", "webm", "mp4"] | None = None,
+            fps: int | None = None, quality: int | None = None, scale: float | None = None) -> Any:
+        """POST /record/start: Start recording a tab (one recording per bridge). Defaults: format="gif",
+        fps=5, quality=80, scale=1.0.
+        """
+        return self.call("record_start", tab_id, format=format, fps=fps, quality=quality, scale=scale)
+
+    def record_stop(self, *, discard: bool | None = None) -> Any:
+        """POST /record/stop: Stop the recording: it encodes in the background (discard: drop it)."""
+        return self.call("record_stop", None, discard=discard)
+
+    def record_status(self) -> Any:
+        """GET /record/status: The recording's state: idle, recording, encoding, finished (with its
+        outputPath), ....
+        """
+        return self.call("record_status", None)
+
+    def annotate(self, *, tab_id: str | None = None, selector: str | None = None, clear: bool | None = None) -> Any:
+        """GET /annotate: Draw numbered, clickable ref boxes over the tab's interactive elements (clear=true
+        removes them).
+        """
+        return self.call("annotate", tab_id, selector=selector, clear=clear)
+
+    def record_file(self, *, raw: bool | None = None) -> Any:
+        """GET /record/file: The finished recording's file."""
+        return self.call("record_file", None, raw=raw)

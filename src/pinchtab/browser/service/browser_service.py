@@ -32,6 +32,7 @@ from pinchtab.browser.service.frames import FrameOps, text_source
 from pinchtab.browser.service.inspect import InspectOps
 from pinchtab.browser.service.interaction import InteractionOps
 from pinchtab.browser.service.markup import MarkupOps
+from pinchtab.browser.service.media import MediaOps
 from pinchtab.browser.service.observe import ObserveOps
 from pinchtab.browser.service.state import StateOps
 from pinchtab.browser.service.tab_control import TabControlOps
@@ -40,7 +41,7 @@ from pinchtab.errors import BadRequest, PinchtabError
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
-                     InteractionOps, AuditOps):
+                     InteractionOps, AuditOps, MediaOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
@@ -250,7 +251,9 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             return await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
                                                max_chars=req.max_chars)
 
-    async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
+    async def screenshot(self, req: m.ScreenshotQuery) -> Blob | dict[str, Any]:
+        if req.annotate:
+            return await self.annotated_screenshot(req)
         async with self.browser.use_tab(req.tab_id) as tab:
             data, _, _ = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
                                             selector=req.selector, beyond_viewport=req.full_page or req.beyond_viewport)
