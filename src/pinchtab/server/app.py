@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 import pinchtab
 from pinchtab.config import Config
+from pinchtab.secrets import Secrets, redact_logs
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
 from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.discovery import Discovery
@@ -80,6 +81,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
 
     app = FastAPI(title="pinchtab server", version=pinchtab.__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.manager = manager
+    redact_logs(Secrets(config.security.secrets))
     app.state.routes = routes
     app.state.router = router
     install_error_handlers(app)

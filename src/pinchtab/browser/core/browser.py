@@ -12,6 +12,7 @@ from typing import Any
 
 from pinchtab.browser.core.page_downloads import PageDownloads
 from pinchtab.browser.core.tab import Tab
+from pinchtab.browser.core.tab_lifecycle import IdleCloser
 from pinchtab.browser.core.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
 from pinchtab.browser.core.ui_guard import UiGuard, is_browser_ui
@@ -51,6 +52,8 @@ class Browser:
         # Browser contexts of pinchtab's own scratch pages (the clipboard's): not tabs.
         self.hidden_contexts: set[str] = set()
         self.page_downloads = PageDownloads()
+        self.idle = IdleCloser(config.instance_defaults.tab_policy, self.close_tab,
+                               lambda tid: tid in self.tabs and self.tabs[tid].lock.locked())
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -112,6 +115,7 @@ class Browser:
 
     async def stop(self) -> None:
         self._stopping = True
+        self.idle.cancel_all()
         if self._restart_task and not self._restart_task.done():
             self._restart_task.cancel()
         await self._teardown()
@@ -266,6 +270,7 @@ class Browser:
         tab = self.tabs.pop(tid, None)
         if tid:
             self.intents.forget(tid)
+            self.idle.cancel(tid)
         if tab is not None:
             tab.detach()
             if self.connection is not None:

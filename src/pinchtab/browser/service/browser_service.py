@@ -36,6 +36,7 @@ from pinchtab.browser.service.state import StateOps
 from pinchtab.browser.service.tab_control import TabControlOps
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
+from pinchtab.secrets import Secrets
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
@@ -43,6 +44,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
+        self.secrets = Secrets(config.security.secrets)
 
     @property
     def nav_timeout_ms(self) -> int:
@@ -96,6 +98,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
+            self.browser.idle.cancel(tab.id)
             try:
                 out = await tab.navigate(
                     target,
@@ -139,6 +142,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth,
                                           element=element)
             previous = tab.refs.replace(snap)
+            self.browser.idle.arm(tab.id)
         if req.diff:
             def shape() -> dict[str, Any] | str:
                 changes = formatting.diff_snapshots(previous, snap)
@@ -179,12 +183,18 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
             out = await self._perform(tab, req)
+            self.browser.idle.arm(tab.id)
         return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
         """One action. A tab it opened (popups.py) becomes the current one, named in ``newTab``
         and ``result.switchedToTab`` (PinchTab's auto-switch); with ``autoSwitch: false`` it is
         closed again and named in ``closedTab``."""
+        if req.secret is not None:
+            if "secret" not in m.ACTION_SPECS_BY_NAME[req.kind].fields:
+                raise BadRequest(f"{req.kind} takes no secret (type, fill, keyboard-type and keyboard-inserttext do)",
+                                 "invalid_field")
+            req = req.model_copy(update={"text": self.secrets.value(req.secret), "value": None})
         watch = PopupWatch(self.browser, tab)
         try:
             out = await perform(tab, req, timeout_ms=self.nav_timeout_ms)
@@ -227,6 +237,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     continue
                 results.append({"index": i, "success": True, "result": done} if recorded else done)
             page = await self._snapshot_after(tab, diff=req.snap_diff) if req.snap or req.snap_diff else None
+            self.browser.idle.arm(tab.id)
         if recorded:
             ok = sum(r["success"] for r in results)
             out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
@@ -240,8 +251,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def text(self, req: m.TextQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
-                                               max_chars=req.max_chars)
+            out = await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
+                                              max_chars=req.max_chars)
+            self.browser.idle.arm(tab.id)
+            return out
 
     async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
         async with self.browser.use_tab(req.tab_id) as tab:

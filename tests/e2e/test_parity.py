@@ -1,0 +1,144 @@
+"""PinchTab's secrets, browser parameter, retained bodies, network streams and tab auto-close,
+against one bridge for the module."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import ServerThread
+from tests.fixtures.harness import free_port
+
+SECRET = "hunter2-parity-secret"
+
+
+@pytest.fixture(scope="module")
+def parity(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Any, Path]]:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    state = tmp_path_factory.mktemp("parity-state")
+    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowEvaluate": True},
+                          "observe": {"retainBodies": True}}, environ={"PINCHTAB_SECRET_PW": SECRET})
+    app = create_app(config)
+    with ServerThread(app, free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        yield client, app, state
+
+
+@pytest.fixture()
+def client(parity: tuple[httpx.Client, Any, Path]) -> httpx.Client:
+    return parity[0]
+
+
+def open_tab(c: httpx.Client, url: str) -> str:
+    res = c.post("/navigate", json={"url": url})
+    assert res.status_code == 200, res.text
+    return str(res.json()["tabId"])
+
+
+def test_browser_parameter(client: httpx.Client, pages: str) -> None:
+    tab = open_tab(client, f"{pages}/index.html")
+    for value in ("", "chrome", "chromium"):
+        assert client.get("/text", params={"tabId": tab, "browser": value}).status_code == 200
+    unknown = client.get("/text", params={"tabId": tab, "browser": "nonexistent_xyz"})
+    assert unknown.status_code == 400 and unknown.json()["code"] == "unknown_browser"
+    other = client.post("/action", json={"tabId": tab, "kind": "press", "key": "Escape", "browser": "cloak"})
+    assert other.status_code == 400 and other.json()["code"] == "browser_not_installed"
+    assert "not installed" in other.json()["error"]
+
+
+def test_secret_is_used_by_name_and_never_shown(client: httpx.Client, pages: str,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    tab = open_tab(client, f"{pages}/login.html")
+    filled = client.post("/action", json={"tabId": tab, "kind": "fill", "selector": "#email", "secret": "pw"})
+    assert filled.status_code == 200 and SECRET not in filled.text
+    typed = client.post("/action", json={"tabId": tab, "kind": "type", "selector": "#password", "secret": "pw"})
+    assert typed.status_code == 200
+    # The page holds the value; every answer that would show it shows its name instead.
+    same = client.post("/evaluate", json={"tabId": tab, "expression":
+                                          f"document.querySelector('#email').value === {json.dumps(SECRET)}"})
+    assert same.json()["result"] is True
+    shown = client.post("/evaluate", json={"tabId": tab, "expression": "document.querySelector('#email').value"})
+    assert shown.json()["result"] == "[secret:pw]"
+    snap = client.get("/snapshot", params={"tabId": tab, "format": "compact"}).text
+    assert "[secret:pw]" in snap and SECRET not in snap
+    missing = client.post("/action", json={"tabId": tab, "kind": "fill", "selector": "#email", "secret": "nope"})
+    assert missing.status_code == 400 and missing.json()["code"] == "unknown_secret" and "pw" in missing.text
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("pinchtab.test").info("typed %s into the form", SECRET)
+    assert "[secret:pw]" in caplog.text and SECRET not in caplog.text
+
+
+def test_retained_body(client: httpx.Client, pages: str) -> None:
+    tab = open_tab(client, f"{pages}/observe.html")
+    assert client.post("/wait", json={"tabId": tab, "text": "fetched ok"}).status_code == 200
+    items = client.get("/network", params={"tabId": tab, "filter": "data.json"}).json()["items"]
+    rid = items[0]["requestId"]
+    detail = client.get(f"/network/{rid}", params={"tabId": tab, "body": "true",
+                                                   "bodyMode": "retained-preferred", "timeoutMs": 5000}).json()
+    assert detail["bodyRetained"] is True and detail["bodySource"] == "retained"
+    assert "fetched ok" in detail["responseBody"] and not detail.get("bodyPending")
+    live = client.get(f"/network/{rid}", params={"tabId": tab, "body": "true", "bodyMode": "live-only"}).json()
+    assert live["bodySource"] == "live" and "fetched ok" in live["responseBody"]
+
+
+def _read_stream(c: httpx.Client, path: str, params: dict[str, Any], opened: threading.Event,
+                 out: list[str]) -> None:
+    with c.stream("GET", path, params=params, timeout=30) as res:
+        opened.set()
+        out.append(res.read().decode())
+
+
+def _stream_during(c: httpx.Client, path: str, params: dict[str, Any], action: Any) -> str:
+    out: list[str] = []
+    opened = threading.Event()
+    reader = threading.Thread(target=_read_stream, args=(c, path, params, opened, out))
+    reader.start()
+    assert opened.wait(30)
+    action()
+    reader.join(30)
+    assert out, "the stream did not end"
+    return out[0]
+
+
+def test_network_stream_and_export_stream(parity: tuple[httpx.Client, Any, Path], pages: str) -> None:
+    client, _, state = parity
+    tab = open_tab(client, "about:blank")
+
+    def load() -> None:
+        open_tab_in = client.post("/navigate", json={"tabId": tab, "url": f"{pages}/observe.html"})
+        assert open_tab_in.status_code == 200
+
+    text = _stream_during(client, "/network/stream", {"tabId": tab, "filter": "data.json", "maxEvents": 1,
+                                                      "durationMs": 20000}, load)
+    assert text.startswith("event: network\ndata: ") and "data.json" in text
+    text = _stream_during(client, f"/tabs/{tab}/network/export/stream",
+                          {"filter": "data.json", "maxEvents": 1, "path": "out.ndjson", "format": "ndjson",
+                           "body": "true", "durationMs": 20000}, load)
+    assert "event: export" in text and "event: done" in text
+    lines = (state / "exports" / "out.ndjson").read_text().splitlines()
+    assert len(lines) == 1 and "fetched ok" in json.loads(lines[0])["response"]["content"]["text"]
+    assert client.get("/network/export/stream", params={"tabId": tab}).status_code == 400  # path is required
+
+
+def test_close_idle_closes_a_used_tab(parity: tuple[httpx.Client, Any, Path], pages: str) -> None:
+    client, app, _ = parity
+    idle = app.state.browser.idle
+    idle.enabled, idle.delay = True, 0.3  # instanceDefaults.tabPolicy close_idle, briefly
+    try:
+        tab = open_tab(client, f"{pages}/index.html")
+        assert client.get("/text", params={"tabId": tab}).status_code == 200
+        deadline = time.monotonic() + 20
+        while tab in {t["id"] for t in client.get("/tabs").json()["tabs"]}:
+            assert time.monotonic() < deadline, "the tab was not closed"
+            time.sleep(0.05)
+    finally:
+        idle.enabled = False

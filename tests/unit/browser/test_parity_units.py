@@ -1,0 +1,48 @@
+"""Secrets' redaction, the close_idle timer and retained-body bookkeeping, without a browser."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from pinchtab.browser.core.tab_lifecycle import IdleCloser
+from pinchtab.config import TabPolicy, load_config
+from pinchtab.errors import BadRequest
+from pinchtab.secrets import Secrets
+
+
+def test_secrets_redact_raw_and_json_escaped_values() -> None:
+    s = Secrets({"pw": 'p"ss-word', "long": "p\"ss-word-longer"})
+    assert s.redact('{"v":"p\\"ss-word"}'.encode()) == b'{"v":"[secret:pw]"}'
+    assert s.redact_text('x p"ss-word-longer y') == "x [secret:long] y"  # the longer value first
+    with pytest.raises(BadRequest) as err:
+        s.value("other")
+    assert err.value.code == "unknown_secret" and "long, pw" in err.value.message
+
+
+def test_secrets_come_from_the_config_and_the_environment() -> None:
+    cfg = load_config({"security": {"secrets": {"a": "value-a"}}}, environ={"PINCHTAB_SECRET_GITHUB_TOKEN": "tok-123"})
+    assert cfg.security.secrets == {"a": "value-a", "github_token": "tok-123"}
+    with pytest.raises(BadRequest):  # too short to redact safely
+        load_config({"security": {"secrets": {"a": "x"}}}, environ={})
+
+
+def test_close_idle_arms_resets_and_cancels() -> None:
+    closed: list[str] = []
+
+    async def close(tab_id: str) -> None:
+        closed.append(tab_id)
+
+    async def scenario() -> None:
+        idle = IdleCloser(TabPolicy(lifecycle="close_idle", close_delay_sec=0.05), close, lambda _: False)
+        idle.arm("a")
+        idle.arm("b")
+        idle.cancel("b")  # /navigate called it off
+        await asyncio.sleep(0.2)
+        assert closed == ["a"]
+        keep = IdleCloser(TabPolicy(), close, lambda _: False)  # lifecycle "keep"
+        keep.arm("c")
+        assert not keep._timers
+
+    asyncio.run(scenario())
