@@ -68,8 +68,18 @@ class AttachConfig(_Section):
     ca_file: str | None = None
 
 
+class IdpiConfig(_Section):
+    # Off the allow-list: strict refuses the navigation (403 idpi_domain_blocked); else it loads
+    # with idpiWarning in the answer.
+    strict_mode: bool = True
+
+
 class SecurityConfig(_Section):
     attach: AttachConfig = Field(default_factory=AttachConfig)
+    # PinchTab's IDPI navigation allow-list: hosts (``*.example.com``, ``*``) /navigate and new tabs
+    # may load; empty: any host. A network route's fulfill does not apply to these hosts.
+    allowed_domains: list[str] = Field(default_factory=list)
+    idpi: IdpiConfig = Field(default_factory=IdpiConfig)
     allow_evaluate: bool = False
     allow_cookies: bool = False
     # /storage and /state (saved sessions hold cookies and tokens).

@@ -26,7 +26,8 @@ def parity(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Cli
     from pinchtab.config import load_config
 
     state = tmp_path_factory.mktemp("parity-state")
-    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowEvaluate": True},
+    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowEvaluate": True,
+                                                                        "allowedDomains": ["127.0.0.1", "localhost"]},
                           "observe": {"retainBodies": True}}, environ={"PINCHTAB_SECRET_PW": SECRET})
     app = create_app(config)
     with ServerThread(app, free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as client:
@@ -53,6 +54,15 @@ def test_browser_parameter(client: httpx.Client, pages: str) -> None:
     other = client.post("/action", json={"tabId": tab, "kind": "press", "key": "Escape", "browser": "cloak"})
     assert other.status_code == 400 and other.json()["code"] == "browser_not_installed"
     assert "not installed" in other.json()["error"]
+
+
+def test_allowed_domains_refuse_other_hosts(client: httpx.Client) -> None:
+    tabs = len(client.get("/tabs").json()["tabs"])
+    blocked = client.post("/navigate", json={"url": "http://blocked.invalid/"})
+    assert blocked.status_code == 403 and blocked.json()["code"] == "idpi_domain_blocked"
+    assert "security.allowedDomains" in blocked.json()["error"]
+    opened = client.post("/tab", json={"action": "new", "url": "https://other.invalid/"})
+    assert opened.status_code == 403 and len(client.get("/tabs").json()["tabs"]) == tabs
 
 
 def test_secret_is_used_by_name_and_never_shown(client: httpx.Client, pages: str,

@@ -64,6 +64,12 @@ class RouteMethods:
         """GET /profiles/{profile_id}: One profile (by id or name)."""
         return self.call("profile", None, profile_id=profile_id)
 
+    def profile_instance(self, profile_id: str) -> Any:
+        """GET /profiles/{profile_id}/instance: The profile's instance: name, running, status (running,
+        starting or stopped), port, id, url.
+        """
+        return self.call("profile_instance", None, profile_id=profile_id)
+
     def instance(self, instance_id: str) -> Any:
         """GET /instances/{instance_id}: One instance."""
         return self.call("instance", None, instance_id=instance_id)

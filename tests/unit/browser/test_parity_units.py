@@ -46,3 +46,17 @@ def test_close_idle_arms_resets_and_cancels() -> None:
         assert not keep._timers
 
     asyncio.run(scenario())
+
+
+def test_allowed_domains() -> None:
+    from pinchtab.browser.core.urls import check_allowed_domain, refuse_domain
+    from pinchtab.errors import Forbidden
+
+    allowed = ["localhost", "*.example.com", "::1"]
+    assert check_allowed_domain("https://a.b.example.com/x", allowed) is None
+    assert check_allowed_domain("http://[::1]:8080/", allowed) is None
+    assert check_allowed_domain("about:blank", allowed) is None and check_allowed_domain("https://x.org", []) is None
+    assert "x.org" in (check_allowed_domain("https://x.org/", allowed) or "")
+    assert refuse_domain("https://x.org/", allowed, strict=False) is not None
+    with pytest.raises(Forbidden):
+        refuse_domain("https://x.org/", allowed, strict=True)

@@ -343,6 +343,7 @@ class Browser:
         tab = Tab(tid, Session(self.connection, res["sessionId"]), self.intents, self.config.observe,
                   max_refs=self.config.browser.max_refs)
         tab.dialogs.policy = self.config.browser.dialogs
+        tab.observer.interceptor.real_hosts = self.config.security.allowed_domains
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

@@ -12,7 +12,9 @@ import base64
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
+from pinchtab.browser.core.urls import host_allowed
 from pinchtab.cdp import Session
 from pinchtab.errors import BadRequest, NotFound
 from pinchtab.globs import Glob
@@ -113,6 +115,9 @@ class Interceptor:
         self.rules: list[RouteRule] | None = None  # None: this tab was never routed (or was cleared)
         self._patterns: list[dict[str, Any]] | None = None
         self.handled = 0
+        # security.allowedDomains: a fulfill rule falls through to the real answer on these hosts
+        # (PinchTab's rule: a page's own trusted hosts are not forged).
+        self.real_hosts: list[str] = []
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -176,6 +181,9 @@ class Interceptor:
         req = params.get("request") or {}
         rule = self.decide(req.get("url", ""), params.get("resourceType", ""), req.get("method", "GET"))
         with contextlib.suppress(Exception):
+            if rule is not None and rule.action == "fulfill" and self.real_hosts and host_allowed(
+                    urlsplit(req.get("url", "")).hostname or "", self.real_hosts):
+                rule = None
             if rule is None or rule.action == "continue":
                 await self.session.send("Fetch.continueRequest", {"requestId": rid})
                 return

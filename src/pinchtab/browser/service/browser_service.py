@@ -22,7 +22,7 @@ from pinchtab.browser.core.cpu import off_loop
 from pinchtab.browser.core.popups import PopupWatch
 from pinchtab.browser.core.state_files import save_output
 from pinchtab.browser.core.ui_guard import report_blocked_pages
-from pinchtab.browser.core.urls import normalize_url
+from pinchtab.browser.core.urls import normalize_url, refuse_domain
 from pinchtab.browser.input import perform
 from pinchtab.browser.page import formatting, snapshot, snapshot_files, targets
 from pinchtab.browser.page.selectors import parse_selector
@@ -78,7 +78,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         return await self.close_tab(m.CloseRequest(tab_id=req.tab_id))
 
     async def new_tab(self, url: str | None) -> dict[str, Any]:
-        target = normalize_url(url, self.config.security.allowed_schemes) if url else None
+        sec = self.config.security
+        target = normalize_url(url, sec.allowed_schemes) if url else None
+        if target is not None:
+            refuse_domain(target, sec.allowed_domains, sec.idpi.strict_mode)  # before a tab is opened
         tab = await self.browser.new_tab()
         if target is None:
             return {"tabId": tab.id, "url": "about:blank", "title": ""}
@@ -91,7 +94,9 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
     # -- navigation ------------------------------------------------------------------------------
 
     async def navigate(self, req: m.NavigateRequest) -> dict[str, Any]:
-        target = normalize_url(req.url, self.config.security.allowed_schemes)
+        sec = self.config.security
+        target = normalize_url(req.url, sec.allowed_schemes)
+        warning = refuse_domain(target, sec.allowed_domains, sec.idpi.strict_mode)
         # PinchTab's rule: without a tabId, a new tab (which becomes current); with one, that tab.
         # currentTab (the CLI's rule) loads it in the current tab instead.
         opens = req.new_tab or not (req.tab_id or req.current_tab)
@@ -109,6 +114,8 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     block_media=req.block_media,
                 )
                 out = downloads_policy.navigate_answer(out, self.config)
+                if warning:
+                    out["idpiWarning"] = warning
                 if req.snap or req.snap_diff:
                     out["snapshot"] = await self._snapshot_after(tab, diff=req.snap_diff)
                 return out
