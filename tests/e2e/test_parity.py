@@ -152,3 +152,41 @@ def test_close_idle_closes_a_used_tab(parity: tuple[httpx.Client, Any, Path], pa
             time.sleep(0.05)
     finally:
         idle.enabled = False
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    from tests.fixtures.harness import PAGES, serve
+
+    base, httpd = serve(PAGES.parent / "scrape-site")
+    yield base
+    httpd.shutdown()
+
+
+def test_scrape_http_first_browser_for_the_thin_page(client: httpx.Client, site: str) -> None:
+    report = client.post("/scrape", json={"url": f"{site}/index.html", "timeoutSeconds": 20}).json()
+    assert report["schemaVersion"] == "1.0" and report["site"]["sitemapFound"] is False
+    pages = {p["url"].removeprefix(site): p for p in report["pages"]}
+    assert set(pages) == {"/index.html", "/docs/spades.html", "/docs/rakes.html", "/app.html", "/private.html"}
+    assert pages["/private.html"]["error"] == "disallowed by robots.txt"  # and no browser either
+    assert pages["/app.html"]["source"] == "browser" and pages["/app.html"]["browserReasons"] == ["thin-content"]
+    assert "Season planner" in pages["/app.html"]["markdown"]
+    home = pages["/index.html"]
+    assert home["source"] == "http" and home["markdown"].startswith("# Garden tools")
+    assert home["meta"]["description"] and home["schema"][0]["@type"] == "WebSite" and home["externalLinks"] == 1
+    assert {g["pattern"] for g in report["pageGroups"]} == {"/*", "/docs/*"}
+    assert report["summary"]["browserPages"] == 1 and report["summary"]["httpPages"] == 4
+
+
+def test_scrape_preview_and_expand(client: httpx.Client, site: str) -> None:
+    preview = client.post("/scrape", json={"url": f"{site}/index.html", "preview": True,
+                                           "excludePatterns": ["private"]}).json()
+    assert all("markdown" not in p and p["source"] == "http" for p in preview["pages"])
+    app = next(p for p in preview["pages"] if p["url"].endswith("/app.html"))
+    assert app["browserRecommended"] is True and "Loading..." in app["snippet"]
+    assert len(preview["pages"]) == 4 and preview["summary"]["browserPages"] == 0
+    expanded = client.post("/scrape", json={"url": site, "only": [f"{site}/docs/rakes.html"]}).json()
+    assert [p["url"] for p in expanded["pages"]] == [f"{site}/docs/rakes.html"]
+    assert "## Choosing one" in expanded["pages"][0]["markdown"]
+    refused = client.post("/scrape", json={"url": "https://elsewhere.invalid/"})
+    assert refused.status_code == 403 and refused.json()["code"] == "idpi_domain_blocked"

@@ -400,3 +400,14 @@ class RouteMethods:
             ref: str | None = None, prop: str | None = None) -> Any:
         """GET /styles: Computed styles of an element (or the document's root)."""
         return self.call("styles", tab_id, browser=browser, selector=selector, ref=ref, prop=prop)
+
+    def scrape(self, url: str, *, preview: bool | None = None, only: list[str] | None = None,
+            max_pages: int | None = None, max_per_pattern: int | None = None,
+            include_patterns: list[str] | None = None, exclude_patterns: list[str] | None = None,
+            concurrency: int | None = None, enrich_all: bool | None = None, no_browser: bool | None = None,
+            timeout_seconds: float | None = None, browser: str | None = None) -> Any:
+        """POST /scrape: Scrape a site to a report of markdown pages (schemaVersion 1.0): pages, pageGroups,
+        summary; each page's source is http or browser. Defaults: max_pages=50, max_per_pattern=8,
+        concurrency=2, timeout_seconds=60.
+        """
+        return self.call("scrape", None, url=url, preview=preview, only=only, max_pages=max_pages, max_per_pattern=max_per_pattern, include_patterns=include_patterns, exclude_patterns=exclude_patterns, concurrency=concurrency, enrich_all=enrich_all, no_browser=no_browser, timeout_seconds=timeout_seconds, browser=browser)

@@ -48,3 +48,4 @@ from pinchtab.models.orchestrator import (  # noqa: F401
     ProfileCreate, ProfileRef, InstanceStart, InstanceRef, InstanceTabOpen, InstanceLogs,
 )
 from pinchtab.models.attach import AttachBridge, AttachChrome  # noqa: F401
+from pinchtab.models.scrape import ScrapeRequest  # noqa: F401

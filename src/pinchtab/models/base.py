@@ -49,7 +49,7 @@ CHROMIUM_NAMES = frozenset({"chrome", "chromium"})
 OTHER_ENGINES = ("cloak", "ghost-chrome")
 
 
-def _browser(value: str | None) -> str | None:
+def browser_name(value: str | None) -> str | None:
     name = (value or "").strip().lower()
     if not name or name in CHROMIUM_NAMES:
         return None
@@ -65,12 +65,12 @@ def _browser(value: str | None) -> str | None:
 
 class TabScoped(ApiModel):
     tab_id: str | None = TAB_ID
-    browser: Annotated[str | None, AfterValidator(_browser)] = Field(
+    browser: Annotated[str | None, AfterValidator(browser_name)] = Field(
         None, max_length=64, description="The browser engine (PinchTab's parameter): chrome (the default; also "
                                          "chromium). Another engine answers 400 unknown_browser or browser_not_installed.")
 
 
-def _printable(value: str) -> str:
+def printable(value: str) -> str:
     # A NUL or another control character in a URL or a file name reached the file system or Chromium
     # and came back as a 500; it is the caller's mistake.
     bad = next((c for c in value if ord(c) < 0x20 or ord(c) == 0x7F), None)
@@ -80,5 +80,5 @@ def _printable(value: str) -> str:
 
 
 # A URL, URL pattern or file name: no control characters.
-Printable = Annotated[str, AfterValidator(_printable)]
+Printable = Annotated[str, AfterValidator(printable)]
 

@@ -37,6 +37,7 @@ FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-
 
 
 TABS_TIMEOUT = 10.0  # seconds a bridge has to list its tabs
+SCRAPE_RUN_SEC = 900.0
 
 
 @dataclass
@@ -264,6 +265,8 @@ def route_deadline(config: Any, route: str, body: bytes) -> float:
                 nav = max(nav, min(pause, MAX_WAIT_MS) / 1000)
     if route == "wait":
         return min(nav, MAX_WAIT_MS / 1000) + margin
+    if route == "scrape":  # a whole site: PinchTab bounds a run at 15 minutes
+        return SCRAPE_RUN_SEC + margin
     if route in _NAVIGATING:
         return nav + command + margin
     return command + margin

@@ -32,6 +32,7 @@ from pinchtab.browser.service.inspect import InspectOps
 from pinchtab.browser.service.interaction import InteractionOps
 from pinchtab.browser.service.markup import MarkupOps
 from pinchtab.browser.service.observe import ObserveOps
+from pinchtab.browser.service.scrape import ScrapeOps
 from pinchtab.browser.service.state import StateOps
 from pinchtab.browser.service.tab_control import TabControlOps
 from pinchtab.config import Config
@@ -40,7 +41,7 @@ from pinchtab.secrets import Secrets
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
-                     InteractionOps):
+                     InteractionOps, ScrapeOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
