@@ -137,6 +137,9 @@ def test_network_stream_and_export_stream(parity: tuple[httpx.Client, Any, Path]
     lines = (state / "exports" / "out.ndjson").read_text().splitlines()
     assert len(lines) == 1 and "fetched ok" in json.loads(lines[0])["response"]["content"]["text"]
     assert client.get("/network/export/stream", params={"tabId": tab}).status_code == 400  # path is required
+    saved = client.get("/network/export", params={"tabId": tab, "output": "file", "path": "all.har"}).json()
+    assert saved["path"] == str(state / "exports" / "all.har") and saved["entries"] >= 2 and saved["format"] == "har"
+    assert len(json.loads(Path(saved["path"]).read_text())["log"]["entries"]) == saved["entries"]
 
 
 def test_close_idle_closes_a_used_tab(parity: tuple[httpx.Client, Any, Path], pages: str) -> None:

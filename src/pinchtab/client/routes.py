@@ -141,9 +141,10 @@ class RouteMethods:
             browser: str | None = None, filter: str | None = None, method: str | None = None,
             status: str | None = None, type: str | None = None, buffer_size: int | None = None,
             redact: bool | None = None, limit: int | None = None,
-            format: Literal["har", "ndjson"] | None = None, body: bool | None = None) -> Any:
+            format: Literal["har", "ndjson"] | None = None, body: bool | None = None,
+            output: Literal["file"] | None = None, path: str | None = None) -> Any:
         """GET /network/export: The network log as HAR 1.2 (or NDJSON). Defaults: redact=true, format="har"."""
-        return self.call("network_export", tab_id, owner=owner, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, limit=limit, format=format, body=body)
+        return self.call("network_export", tab_id, owner=owner, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, limit=limit, format=format, body=body, output=output, path=path)
 
     def network_stream(self, *, tab_id: str | None = None, browser: str | None = None,
             filter: str | None = None, method: str | None = None, status: str | None = None,

@@ -65,7 +65,11 @@ class NetworkDetailQuery(TabScoped):
 
 class NetworkExportQuery(NetworkQuery, Leased):
     format: Literal["har", "ndjson"] = Field("har", description="har: one HAR 1.2 document; ndjson: one HAR entry per line.")
-    body: bool = Field(False, description="Include response bodies that Chromium still holds.")
+    body: bool = Field(False, description="Include response bodies (retained ones, else those Chromium still holds).")
+    output: Literal["file"] | None = Field(None, description="file: write it under <stateDir>/exports and answer "
+                                                             "{path, entries, format}.")
+    path: Printable | None = Field(None, max_length=255, description="The file's name with output=file "
+                                                                      "(default network-<date>-<time>.har|.ndjson).")
 
 
 class NetworkExportStreamQuery(NetworkStreamQuery, Leased):

@@ -70,7 +70,7 @@ async def network_events(log: NetworkLog, q: NetworkStreamQuery) -> AsyncIterato
 
 class ExportFile:
     """HAR or NDJSON written entry by entry to ``<path>.tmp``, renamed to ``path`` when closed with
-    entries in it (removed when empty)."""
+    entries in it (removed when empty, unless ``keep_empty``)."""
 
     def __init__(self, path: Path, fmt: str, version: str) -> None:
         self.path, self.fmt, self.count = path, fmt, 0
@@ -90,11 +90,11 @@ class ExportFile:
         self._file.flush()
         self.count += 1
 
-    def close(self) -> str | None:
+    def close(self, keep_empty: bool = False) -> str | None:
         if self.fmt == "har":
             self._file.write("]}}")
         self._file.close()
-        if self.count:
+        if self.count or keep_empty:
             os.replace(self.tmp, self.path)
             return str(self.path)
         self.tmp.unlink(missing_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from pinchtab import __version__
@@ -118,9 +119,18 @@ class ObserveOps:
         for e in self._select(tab, req):
             body = await self._export_body(tab, e) if req.body and e.finished and not e.failed else None
             entries.append(har_entry(e, redact=req.redact, body=body))
+        if req.output == "file":
+            name = req.path or time.strftime(f"network-%Y%m%d-%H%M%S.{'har' if req.format == 'har' else 'ndjson'}")
+            out = network_stream.ExportFile(self._export_path(name), req.format, __version__)
+            for entry in entries:
+                out.add(entry)
+            return {"path": out.close(keep_empty=True), "entries": out.count, "format": req.format}
         if req.format == "ndjson":
             return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
         return har_log(entries, __version__)
+
+    def _export_path(self, name: str) -> Any:
+        return safe_file(state_folder(self.config, "exports"), name.rsplit("/", 1)[-1])
 
     async def _export_body(self, tab: "Tab", e: NetworkEntry) -> dict[str, Any] | None:
         if e.body is not None and e.body.text is not None:
@@ -136,8 +146,7 @@ class ObserveOps:
 
     async def network_export_stream(self, req: r.NetworkExportStreamQuery) -> EventStream:
         tab = await self._observed(req.tab_id)
-        path = safe_file(state_folder(self.config, "exports"), req.path.rsplit("/", 1)[-1])
-        out = network_stream.ExportFile(path, req.format, __version__)
+        out = network_stream.ExportFile(self._export_path(req.path), req.format, __version__)
 
         async def body(e: NetworkEntry) -> dict[str, Any] | None:
             return await self._export_body(tab, e)
