@@ -3,6 +3,8 @@ against one bridge for the module."""
 
 from __future__ import annotations
 
+import base64
+import http.server
 import json
 import logging
 import threading
@@ -193,3 +195,34 @@ def test_scrape_preview_and_expand(client: httpx.Client, site: str) -> None:
     assert "## Choosing one" in expanded["pages"][0]["markdown"]
     refused = client.post("/scrape", json={"url": "https://elsewhere.invalid/"})
     assert refused.status_code == 403 and refused.json()["code"] == "idpi_domain_blocked"
+
+
+class _BasicAuth(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802
+        ok = self.headers.get("Authorization") == "Basic " + base64.b64encode(b"ann:s3cret").decode()
+        body = b"<title>in</title><p>welcome ann</p>" if ok else b"<title>out</title>"
+        self.send_response(200 if ok else 401)
+        if not ok:
+            self.send_header("WWW-Authenticate", 'Basic realm="test"')
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_credentials_answer_http_authentication(client: httpx.Client) -> None:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _BasicAuth)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        tab = open_tab(client, "about:blank")
+        set_ = client.post("/emulation/credentials", json={"tabId": tab, "username": "ann", "password": "s3cret"})
+        assert set_.json()["status"] == "applied" and "s3cret" not in set_.text
+        page = client.post("/navigate", json={"tabId": tab, "url": f"http://127.0.0.1:{httpd.server_address[1]}/"})
+        assert page.json()["title"] == "in"
+        cleared = client.post(f"/tabs/{tab}/emulation/credentials", json={"username": ""})
+        assert cleared.json()["status"] == "cleared"
+    finally:
+        httpd.shutdown()

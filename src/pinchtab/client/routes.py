@@ -231,6 +231,13 @@ class RouteMethods:
         """POST /emulation/headers: Extra HTTP headers on every request of the tab."""
         return self.call("emulate_headers", tab_id, headers=headers, browser=browser)
 
+    def emulate_credentials(self, username: str, *, tab_id: str | None = None, browser: str | None = None,
+            password: str | None = None) -> Any:
+        """POST /emulation/credentials: Answer the tab's HTTP authentication challenges with this user name
+        and password (empty clears). Defaults: password="".
+        """
+        return self.call("emulate_credentials", tab_id, username=username, browser=browser, password=password)
+
     def emulate_media(self, feature: str, value: str, *, tab_id: str | None = None,
             browser: str | None = None) -> Any:
         """POST /emulation/media: Emulate a CSS media feature (prefers-color-scheme: dark, ...)."""

@@ -32,7 +32,7 @@ from pinchtab.models.observe import (  # noqa: F401
     NetworkUnrouteRequest, NetworkStreamQuery, NetworkExportStreamQuery,
 )
 from pinchtab.models.emulation import (  # noqa: F401
-    ViewportRequest, GeolocationRequest, OfflineRequest, HeadersRequest, MediaRequest, UserAgentRequest,
+    ViewportRequest, GeolocationRequest, OfflineRequest, HeadersRequest, CredentialsRequest, MediaRequest, UserAgentRequest,
     LocaleRequest, TimezoneRequest, EmulateRequest,
 )
 from pinchtab.models.inspect import CaptureQuery, CountQuery, ElementQuery, AttrQuery, TabRef  # noqa: F401

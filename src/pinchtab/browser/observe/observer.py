@@ -45,6 +45,7 @@ class TabObserver:
             s.on("Network.loadingFinished", self._on_finished),
             s.on("Network.loadingFailed", net.on_failed),
             s.on("Fetch.requestPaused", self.interceptor.on_paused),
+            s.on("Fetch.authRequired", self.interceptor.on_auth_required),
         ]
 
     async def enable(self) -> None:
