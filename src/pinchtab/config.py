@@ -105,6 +105,8 @@ class SecurityConfig(_Section):
     # Named values actions use by name ("secret": "<name>") and every answer and log line hides
     # (pinchtab.secrets); PINCHTAB_SECRET_<NAME> variables add to them.
     secrets: dict[str, Annotated[str, Field(min_length=MIN_SECRET_CHARS)]] = Field(default_factory=dict)
+    # The passphrase of encrypted saved-state files (POST /state/save with encrypt, PinchTab's format).
+    state_encryption_key: str | None = None
 
 
 class BrowserConfig(_Section):

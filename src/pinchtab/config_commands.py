@@ -12,7 +12,7 @@ import click
 from pinchtab.config import DEFAULT_PORT, config_path, config_schema, env_name, load_config_with_sources
 
 # Keys whose values are secrets: `config show` prints that they are set, not what they are.
-SECRET_KEYS = {"server.token", "discovery.token"}
+SECRET_KEYS = {"server.token", "discovery.token", "security.stateEncryptionKey"}
 
 # What `config init` writes: the keys people change first, at their defaults.
 STARTER = {

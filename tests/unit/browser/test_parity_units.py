@@ -60,3 +60,22 @@ def test_allowed_domains() -> None:
     assert refuse_domain("https://x.org/", allowed, strict=False) is not None
     with pytest.raises(Forbidden):
         refuse_domain("https://x.org/", allowed, strict=True)
+
+
+def test_encrypted_state_files_round_trip(tmp_path) -> None:
+    from pinchtab.browser.content import saved_state
+
+    taken = {"origins": ["https://a.example"], "cookies": [{"name": "sid", "value": "v"}], "storage": {},
+             "url": "https://a.example/", "title": "A"}
+    saved = saved_state.save(str(tmp_path), "work", taken, None, key="pass-phrase", encrypted=True)
+    path = tmp_path / "sessions" / "work.json.enc"
+    assert saved["path"] == str(path) and saved["encrypted"] is True and b"sid" not in path.read_bytes()
+    assert saved_state.load(str(tmp_path), "work", "pass-phrase")["cookies"] == taken["cookies"]
+    assert saved_state.listing(str(tmp_path))[0]["encrypted"] is True
+    with pytest.raises(BadRequest) as wrong:
+        saved_state.load(str(tmp_path), "work", "other")
+    assert wrong.value.code == "bad_state_file"
+    with pytest.raises(BadRequest):
+        saved_state.load(str(tmp_path), "work", None)  # no key configured
+    saved_state.delete(str(tmp_path), "work")
+    assert saved_state.listing(str(tmp_path)) == []
