@@ -19,6 +19,7 @@ FORBIDDEN = {
     "pinchtab.client": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.mcp"),
     "pinchtab.mcp": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp"),
     "pinchtab.server": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find"),
+    "pinchtab.scrape": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api"),
 }
 
 
