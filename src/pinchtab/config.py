@@ -16,12 +16,13 @@ import types
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel, to_snake
 
 from pinchtab import heap
+from pinchtab.secrets import ENV_PREFIX as SECRET_ENV_PREFIX, MIN_SECRET_CHARS, from_env as secrets_from_env
 from pinchtab.errors import BadRequest
 
 DEFAULT_PORT = 9867
@@ -67,8 +68,18 @@ class AttachConfig(_Section):
     ca_file: str | None = None
 
 
+class IdpiConfig(_Section):
+    # Off the allow-list: strict refuses the navigation (403 idpi_domain_blocked); else it loads
+    # with idpiWarning in the answer.
+    strict_mode: bool = True
+
+
 class SecurityConfig(_Section):
     attach: AttachConfig = Field(default_factory=AttachConfig)
+    # PinchTab's IDPI navigation allow-list: hosts (``*.example.com``, ``*``) /navigate and new tabs
+    # may load; empty: any host. A network route's fulfill does not apply to these hosts.
+    allowed_domains: list[str] = Field(default_factory=list)
+    idpi: IdpiConfig = Field(default_factory=IdpiConfig)
     allow_evaluate: bool = False
     allow_cookies: bool = False
     # /storage and /state (saved sessions hold cookies and tokens).
@@ -93,6 +104,11 @@ class SecurityConfig(_Section):
     allow_clipboard: bool = False
     # /screencast (a tab's live frames over a websocket) and /record: what a page shows, seen by others.
     allow_screencast: bool = False
+    # Named values actions use by name ("secret": "<name>") and every answer and log line hides
+    # (pinchtab.secrets); PINCHTAB_SECRET_<NAME> variables add to them.
+    secrets: dict[str, Annotated[str, Field(min_length=MIN_SECRET_CHARS)]] = Field(default_factory=dict)
+    # The passphrase of encrypted saved-state files (POST /state/save with encrypt, PinchTab's format).
+    state_encryption_key: str | None = None
 
 
 class BrowserConfig(_Section):
@@ -163,6 +179,11 @@ class ObserveConfig(_Section):
     max_message_chars: int = Field(2000, ge=100, le=100000)
     # Rules /network/route keeps per tab.
     max_route_rules: int = Field(100, ge=1, le=10000)
+    # Keep response bodies in the network log when requests finish (PinchTab's
+    # server.retainNetworkBodies), each cut to retainBodyMaxBytes, at most retainBodyTabBytes a tab.
+    retain_bodies: bool = False
+    retain_body_max_bytes: int = Field(262144, ge=1, le=64 << 20)
+    retain_body_tab_bytes: int = Field(4 << 20, ge=1, le=1 << 30)
 
 
 class RecordingConfig(_Section):
@@ -208,6 +229,19 @@ class McpConfig(_Section):
     tools: str = "core"
 
 
+class TabPolicy(_Section):
+    """PinchTab's tab lifecycle: ``close_idle`` closes a tab ``closeDelaySec`` after a /text,
+    /snapshot or /action on it (each such request starts the delay again, /navigate stops it);
+    ``keep`` (the default) never closes a tab by itself."""
+
+    lifecycle: Literal["keep", "close_idle"] = "keep"
+    close_delay_sec: float = Field(300.0, gt=0, le=86400)
+
+
+class InstanceDefaults(_Section):
+    tab_policy: TabPolicy = Field(default_factory=TabPolicy)
+
+
 class Config(_Section):
     server: ServerConfig = Field(default_factory=ServerConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
@@ -218,6 +252,7 @@ class Config(_Section):
     recording: RecordingConfig = Field(default_factory=RecordingConfig)
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    instance_defaults: InstanceDefaults = Field(default_factory=InstanceDefaults)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""
@@ -291,6 +326,8 @@ def _parser(annotation: Any) -> Callable[[str], Any]:
         return annotation  # type: ignore[no-any-return]
     if typing.get_origin(annotation) is list:
         return _names
+    if typing.get_origin(annotation) is dict:
+        return json.loads  # type: ignore[no-any-return]
     return str
 
 
@@ -426,6 +463,9 @@ def _layers(overrides: dict[str, Any] | None, env: typing.Mapping[str, str], fil
     for var in sorted(v for v in env if v in ALIASES and env[v] != ""):
         path, parse = ENV_VARS[var]
         raw, sources = _set(raw, sources, path, var, parse, env[var])
+    if named := secrets_from_env(env):
+        raw = _merge(raw, {"security": {"secrets": named}})
+        sources.update((f"security.secrets.{name}", f"env {SECRET_ENV_PREFIX}{name.upper()}") for name in named)
     if overrides:
         given = {s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()}
         given = _known_keys(given, Config, (), "the overrides")

@@ -12,7 +12,7 @@ import click
 from pinchtab.config import DEFAULT_PORT, config_path, config_schema, env_name, load_config_with_sources
 
 # Keys whose values are secrets: `config show` prints that they are set, not what they are.
-SECRET_KEYS = {"server.token", "discovery.token"}
+SECRET_KEYS = {"server.token", "discovery.token", "security.stateEncryptionKey"}
 
 # What `config init` writes: the keys people change first, at their defaults.
 STARTER = {
@@ -53,7 +53,7 @@ def init(target: Path | None, force: bool) -> None:
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and value:  # an empty map (security.secrets) is a key of its own
             out.update(_flatten(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value
@@ -67,8 +67,8 @@ def show(path: str | None, as_json: bool) -> None:
     """The effective config (file, environment), each value with where it came from; tokens masked."""
     config, sources = load_config_with_sources(path=path)
     values = _flatten(config.model_dump(mode="json", by_alias=True))
-    for key in SECRET_KEYS:
-        if values.get(key):
+    for key in values:
+        if values[key] and (key in SECRET_KEYS or key.startswith("security.secrets")):
             values[key] = "***"
     file = str(Path(path) if path else config_path())
     if as_json:

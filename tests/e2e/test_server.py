@@ -248,6 +248,26 @@ def test_second_instance_with_a_profile(server: ServerProc, state: dict[str, Any
     assert bad.status_code == 404
 
 
+def test_profile_instance_and_connect_profile(server: ServerProc, state: dict[str, Any]) -> None:
+    import asyncio
+
+    from pinchtab.client import AsyncClient
+    from pinchtab.mcp.tools import select_tools
+
+    alpha = server.http.get("/profiles/alpha/instance").json()
+    assert alpha["running"] is True and alpha["id"] == state["alpha"]["id"] and alpha["port"] == str(state["alpha"]["port"])
+    assert server.http.get("/profiles/nope/instance").json() == {"name": "nope", "running": False, "status": "stopped",
+                                                                 "port": ""}
+    tool = next(t for t in select_tools("all") if t.name == "pinchtab_connect_profile")
+
+    async def connect() -> Any:
+        async with AsyncClient(f"http://127.0.0.1:{server.port}") as client:
+            return await tool.run(client, {"profile": "alpha"})
+
+    out = asyncio.run(connect())
+    assert out["running"] is True and out["url"] == alpha["url"] and "alpha" in out["message"]
+
+
 def test_tab_routes_reach_the_owning_instance(server: ServerProc, state: dict[str, Any]) -> None:
     alpha_tab, default_tab = state["alpha_tab"], state["default_tab"]
     snap = server.http.get(f"/tabs/{alpha_tab}/snapshot", params={"filter": "interactive"}).json()

@@ -36,7 +36,7 @@ def test_show_gives_values_sources_and_masks_tokens(tmp_path: Path) -> None:
     assert shown["file"] == str(path)
     assert shown["config"]["server.port"] == 9001 and shown["config"]["browser.maxTabs"] == 7
     assert shown["config"]["server.token"] == shown["config"]["discovery.token"] == "***"
-    assert "secret" not in result.stdout
+    assert "file-secret" not in result.stdout and "env-secret" not in result.stdout
     assert shown["sources"] == {"server.port": f"file {path}", "discovery.token": f"file {path}",
                                 "server.token": "env PINCHTAB_TOKEN", "browser.maxTabs": "env PINCHTAB_BROWSER_MAX_TABS"}
     text = CliRunner().invoke(main, ["config", "show"], env=env).stdout
@@ -49,7 +49,7 @@ def test_schema_is_the_models_json_schema(tmp_path: Path) -> None:
     schema = json.loads(result.stdout)
     assert schema["title"] == "pinchtab config" and schema["additionalProperties"] is False
     assert set(schema["properties"]) == {"$schema", "server", "security", "browser", "find", "discovery", "observe",
-                                         "recording", "instances", "mcp"}
+                                         "recording", "instances", "mcp", "instanceDefaults"}
 
 
 def test_the_configuration_doc_lists_every_key_and_its_variables() -> None:

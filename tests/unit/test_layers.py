@@ -22,6 +22,7 @@ FORBIDDEN = {
     # report building and compare: pure, fed by the browser layer (collection) or the CLI (compare)
     "pinchtab.audit": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api",
                        "pinchtab.mcp", "pinchtab.client", "pinchtab.find"),
+    "pinchtab.scrape": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api"),
 }
 
 

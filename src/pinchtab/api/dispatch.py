@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, get_origin
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Router
 
 from pinchtab.api.route import Route
-from pinchtab.models import Blob, Gate, Reply
+from pinchtab.models import Blob, EventStream, Gate, Reply
 from pinchtab.errors import BadRequest, Forbidden, PinchtabError
+from pinchtab.secrets import Secrets
 from pinchtab.web import FastJSON
 
 Handler = Callable[..., Awaitable[Any]]
@@ -29,14 +30,21 @@ Handler = Callable[..., Awaitable[Any]]
 def mount(router: Router, routes: tuple[Route, ...], handler_for: Callable[[Route], Handler], security: Any) -> None:
     """Add every route (and its ``/tabs/{tab_id}`` form) to ``router``; ``handler_for(route)``
     gives the coroutine that does the work, called with the request model (or nothing)."""
+    secrets = Secrets(getattr(security, "secrets", None) or {})
     for route in routes:
-        endpoint = _endpoint(route, handler_for(route), security)
+        endpoint = _endpoint(route, handler_for(route), security, secrets)
         for path in route.paths():
             router.add_route(path, endpoint, methods=list(route.methods), name=route.name, include_in_schema=False)
 
 
-def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(route: Route, handler: Handler, security: Any, secrets: Secrets) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
+        response = await answer(request)
+        if isinstance(response, StreamingResponse):
+            return response
+        return redacted(response, secrets) if secrets else response
+
+    async def answer(request: Request) -> Response:
         try:
             req = await parse_request(route, request)
             if route.leased and (owner := request.headers.get("x-owner", "").strip()):
@@ -45,6 +53,9 @@ def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Reques
             value = await (handler(req) if route.request is not None else handler())
         except PinchtabError as exc:
             return FastJSON(exc.to_dict(), status_code=exc.status)
+        if isinstance(value, EventStream):
+            return StreamingResponse(_sse(value, secrets), media_type="text/event-stream",
+                                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         return shape(route, req, value)
 
     endpoint.__name__ = route.name
@@ -57,6 +68,28 @@ def check_gate(gate: Gate | None, security: Any) -> None:
         denied = Forbidden(gate.message(), gate.code)
         denied.extra["details"] = {"setting": f"security.{gate.key}"}
         raise denied
+
+
+async def _sse(stream: EventStream, secrets: Secrets) -> AsyncIterator[bytes]:
+    async for event in stream.events:
+        if event is None:
+            yield b": keepalive\n\n"
+            continue
+        name, data = event
+        frame = f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
+        yield secrets.redact(frame) if secrets else frame
+
+
+def redacted(response: Response, secrets: Secrets) -> Response:
+    """The answer with every secret's value replaced (pinchtab.secrets); raw bytes (a PNG, a PDF)
+    are left as they are."""
+    if not hasattr(response, "body") or not (response.media_type or "").startswith(("application/json", "text/")):
+        return response
+    body = secrets.redact(bytes(response.body))
+    if body is not response.body and body != response.body:
+        response.body = body
+        response.headers["content-length"] = str(len(body))
+    return response
 
 
 # -- requests --------------------------------------------------------------------------------------
@@ -155,6 +188,8 @@ def describe_validation(exc: ValidationError, model: type[BaseModel]) -> tuple[s
     if first.get("type") == "string_too_long":
         cap = first.get("ctx", {}).get("max_length")
         return f"{where} is {len(first.get('input') or ''):,} characters; the cap is {cap:,}", "too_long"
+    if first.get("type") in ("unknown_browser", "browser_not_installed"):
+        return f"{where}: {msg}", first["type"]
     if first.get("type") == "literal_error" and loc and loc[-1] == "kind":
         return f"unknown action kind {first.get('input')!r}; {msg[0].lower()}{msg[1:]}", "unknown_kind"
     return (f"{where}: {msg}" if where else msg), "invalid_field"

@@ -68,6 +68,8 @@ def _operation(route: Route, method: str, path: str, components: dict[str, Any])
     if route.reply == "binary":
         ok["content"] = {"application/json": {"schema": {"type": "object"}},
                          "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}
+    elif route.reply == "stream":
+        ok["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
     elif route.reply == "text":
         ok["content"] = {"application/json": {"schema": {"type": "object"}}, "text/plain": {"schema": {"type": "string"}}}
     else:

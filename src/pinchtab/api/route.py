@@ -37,8 +37,9 @@ class Route:
     answers_tab: bool = False
     gate: Gate | None = None
     # How the handler's value goes out: JSON; "text" (a str as text/plain, else JSON); "binary"
-    # (a Blob: its bytes when the request says raw=true, else JSON with base64).
-    reply: Literal["json", "text", "binary"] = "json"
+    # (a Blob: its bytes when the request says raw=true, else JSON with base64); "stream" (an
+    # EventStream: server-sent events).
+    reply: Literal["json", "text", "binary", "stream"] = "json"
     status: int = 200
     mcp: tuple[str, ...] = ()  # MCP tools that call this route
     cli: tuple[str, ...] = ()  # CLI commands that call it ("instances start" for a subcommand)

@@ -21,6 +21,7 @@ from pinchtab.bridge.screencast import socket_handler_for
 from pinchtab.browser.core.browser import Browser
 from pinchtab.browser.service.browser_service import BrowserService
 from pinchtab.config import Config
+from pinchtab.secrets import redact_logs
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 DESCRIPTION = "Browser control for AI agents: one Chromium over CDP behind the PinchTab HTTP API."
@@ -46,6 +47,7 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     """The bridge app. It starts its browser on startup and stops it on shutdown."""
     browser = browser or Browser(config)
     service = BrowserService(browser, config)
+    redact_logs(service.secrets)
     if config.find.semantic != "off" or "pinchtab.find.semantic.model" in sys.modules:
         # Off (the default) needs no set-up, and the module's numpy need not load at start.
         from pinchtab.find.semantic import model as semantic_model

@@ -18,6 +18,7 @@ carries ``status`` (0 when no HTTP answer came), ``code`` and ``message`` from t
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,6 +110,16 @@ def _json_or_text(res: httpx.Response) -> Any:
     if res.headers.get("content-type", "").startswith("application/json"):
         return res.json()
     return res.text
+
+
+def _events(res: httpx.Response) -> list[dict[str, Any]]:
+    """A server-sent event stream that ended (maxEvents, durationMs): ``[{"event", "data"}, ...]``."""
+    out = []
+    for frame in res.text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in frame.splitlines() if ": " in line and not line.startswith(":"))
+        if "event" in fields:
+            out.append({"event": fields["event"], "data": json.loads(fields.get("data", "null"))})
+    return out
 
 
 @dataclass
@@ -382,7 +393,7 @@ def _field_names(model: type[BaseModel]) -> dict[str, str]:
     return names
 
 
-_PARSE = {"json": _json, "text": _json_or_text, "binary": _body}
+_PARSE = {"json": _json, "text": _json_or_text, "binary": _body, "stream": _events}
 
 
 def _build_call(route: Route, tab_id: str | None, fields: dict[str, Any],

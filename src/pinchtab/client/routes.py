@@ -18,23 +18,25 @@ class RouteMethods:
         return self.call("browser_restart", None)
 
     def dialog(self, action: Literal["accept", "dismiss"], *, tab_id: str | None = None,
-            text: str | None = None) -> Any:
+            browser: str | None = None, text: str | None = None) -> Any:
         """POST /dialog: Accept or dismiss the tab's open JavaScript dialog."""
-        return self.call("dialog", tab_id, action=action, text=text)
+        return self.call("dialog", tab_id, action=action, browser=browser, text=text)
 
-    def dialog_status(self, *, tab_id: str | None = None) -> Any:
+    def dialog_status(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /dialog: The tab's open JavaScript dialog, if any."""
-        return self.call("dialog_status", tab_id)
+        return self.call("dialog_status", tab_id, browser=browser)
 
-    def upload(self, *, tab_id: str | None = None, owner: str | None = None, selector: str | None = None,
-            ref: str | None = None, files: list[str] | None = None, paths: list[str] | None = None) -> Any:
+    def upload(self, *, tab_id: str | None = None, owner: str | None = None, browser: str | None = None,
+            selector: str | None = None, ref: str | None = None, files: list[str] | None = None,
+            paths: list[str] | None = None) -> Any:
         """POST /upload: Set the files of a file input (needs security.allowUpload)."""
-        return self.call("upload", tab_id, owner=owner, selector=selector, ref=ref, files=files, paths=paths)
+        return self.call("upload", tab_id, owner=owner, browser=browser, selector=selector, ref=ref, files=files, paths=paths)
 
     def download(self, url: str, *, tab_id: str | None = None, owner: str | None = None,
-            raw: bool | None = None, output: Literal["file"] | None = None, path: str | None = None) -> Any:
+            browser: str | None = None, raw: bool | None = None, output: Literal["file"] | None = None,
+            path: str | None = None) -> Any:
         """GET /download: Fetch a URL with the browser's session (needs security.allowDownload)."""
-        return self.call("download", tab_id, url=url, owner=owner, raw=raw, output=output, path=path)
+        return self.call("download", tab_id, url=url, owner=owner, browser=browser, raw=raw, output=output, path=path)
 
     def downloads(self, *, id: str | None = None, raw: bool | None = None) -> Any:
         """GET /downloads: Files the pages downloaded (saved under <stateDir>/downloads); id= answers one
@@ -61,6 +63,12 @@ class RouteMethods:
     def profile(self, profile_id: str) -> Any:
         """GET /profiles/{profile_id}: One profile (by id or name)."""
         return self.call("profile", None, profile_id=profile_id)
+
+    def profile_instance(self, profile_id: str) -> Any:
+        """GET /profiles/{profile_id}/instance: The profile's instance: name, running, status (running,
+        starting or stopped), port, id, url.
+        """
+        return self.call("profile_instance", None, profile_id=profile_id)
 
     def instance(self, instance_id: str) -> Any:
         """GET /instances/{instance_id}: One instance."""
@@ -103,117 +111,154 @@ class RouteMethods:
         """
         return self.call("detach_instance", None, instance_id=instance_id)
 
-    def console(self, *, tab_id: str | None = None, limit: int | None = None) -> Any:
+    def console(self, *, tab_id: str | None = None, browser: str | None = None, limit: int | None = None) -> Any:
         """GET /console: Console messages of the tab (level, message, source, time)."""
-        return self.call("console", tab_id, limit=limit)
+        return self.call("console", tab_id, browser=browser, limit=limit)
 
-    def clear_console(self, *, tab_id: str | None = None) -> Any:
+    def clear_console(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /console/clear: Forget the tab's console messages."""
-        return self.call("clear_console", tab_id)
+        return self.call("clear_console", tab_id, browser=browser)
 
-    def errors(self, *, tab_id: str | None = None, limit: int | None = None) -> Any:
+    def errors(self, *, tab_id: str | None = None, browser: str | None = None, limit: int | None = None) -> Any:
         """GET /errors: Uncaught exceptions and failed loads of the tab."""
-        return self.call("errors", tab_id, limit=limit)
+        return self.call("errors", tab_id, browser=browser, limit=limit)
 
-    def clear_errors(self, *, tab_id: str | None = None) -> Any:
+    def clear_errors(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /errors/clear: Forget the tab's errors."""
-        return self.call("clear_errors", tab_id)
+        return self.call("clear_errors", tab_id, browser=browser)
 
-    def network(self, *, tab_id: str | None = None, filter: str | None = None, method: str | None = None,
-            status: str | None = None, type: str | None = None, limit: int | None = None,
-            buffer_size: int | None = None, redact: bool | None = None, broken: bool | None = None) -> Any:
+    def network(self, *, tab_id: str | None = None, browser: str | None = None, filter: str | None = None,
+            method: str | None = None, status: str | None = None, type: str | None = None,
+            buffer_size: int | None = None, redact: bool | None = None, broken: bool | None = None,
+            limit: int | None = None) -> Any:
         """GET /network: The tab's recent requests, oldest first. Defaults: redact=true."""
-        return self.call("network", tab_id, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact, broken=broken)
+        return self.call("network", tab_id, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, broken=broken, limit=limit)
 
-    def network_clear(self, *, tab_id: str | None = None) -> Any:
+    def network_clear(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /network/clear: Forget logged requests: of the tabId given, or of every tab."""
-        return self.call("network_clear", tab_id)
+        return self.call("network_clear", tab_id, browser=browser)
 
     def network_export(self, *, tab_id: str | None = None, owner: str | None = None,
-            filter: str | None = None, method: str | None = None, status: str | None = None,
-            type: str | None = None, limit: int | None = None, buffer_size: int | None = None,
-            redact: bool | None = None, broken: bool | None = None,
-            format: Literal["har", "ndjson"] | None = None, body: bool | None = None) -> Any:
+            browser: str | None = None, filter: str | None = None, method: str | None = None,
+            status: str | None = None, type: str | None = None, buffer_size: int | None = None,
+            redact: bool | None = None, broken: bool | None = None, limit: int | None = None,
+            format: Literal["har", "ndjson"] | None = None, body: bool | None = None,
+            output: Literal["file"] | None = None, path: str | None = None) -> Any:
         """GET /network/export: The network log as HAR 1.2 (or NDJSON). Defaults: redact=true, format="har"."""
-        return self.call("network_export", tab_id, owner=owner, filter=filter, method=method, status=status, type=type, limit=limit, buffer_size=buffer_size, redact=redact, broken=broken, format=format, body=body)
+        return self.call("network_export", tab_id, owner=owner, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, broken=broken, limit=limit, format=format, body=body, output=output, path=path)
 
-    def network_routes(self, *, tab_id: str | None = None) -> Any:
+    def network_stream(self, *, tab_id: str | None = None, browser: str | None = None,
+            filter: str | None = None, method: str | None = None, status: str | None = None,
+            type: str | None = None, buffer_size: int | None = None, redact: bool | None = None,
+            broken: bool | None = None, max_events: int | None = None, duration_ms: int | None = None) -> Any:
+        """GET /network/stream: The tab's requests as server-sent events (event: network, one per change of a
+        request). Defaults: redact=true.
+        """
+        return self.call("network_stream", tab_id, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, broken=broken, max_events=max_events, duration_ms=duration_ms)
+
+    def network_export_stream(self, path: str, *, tab_id: str | None = None, owner: str | None = None,
+            browser: str | None = None, filter: str | None = None, method: str | None = None,
+            status: str | None = None, type: str | None = None, buffer_size: int | None = None,
+            redact: bool | None = None, broken: bool | None = None, max_events: int | None = None,
+            duration_ms: int | None = None, format: Literal["har", "ndjson"] | None = None,
+            body: bool | None = None) -> Any:
+        """GET /network/export/stream: Write finished requests to <stateDir>/exports/<path> as they come (HAR
+        or NDJSON); server-sent events export {entries, url} and, at the end, done {entries, path}.
+        Defaults: redact=true, format="har".
+        """
+        return self.call("network_export_stream", tab_id, path=path, owner=owner, browser=browser, filter=filter, method=method, status=status, type=type, buffer_size=buffer_size, redact=redact, broken=broken, max_events=max_events, duration_ms=duration_ms, format=format, body=body)
+
+    def network_routes(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /network/route: The tab's network routes."""
-        return self.call("network_routes", tab_id)
+        return self.call("network_routes", tab_id, browser=browser)
 
-    def network_route(self, *, tab_id: str | None = None, pattern: str | None = None,
-            action: Literal["continue", "abort", "fulfill"] | None = None, body: str | None = None,
-            content_type: str | None = None, status: int | None = None, resource_type: str | None = None,
-            method: str | None = None) -> Any:
+    def network_route(self, *, tab_id: str | None = None, browser: str | None = None,
+            pattern: str | None = None, action: Literal["continue", "abort", "fulfill"] | None = None,
+            body: str | None = None, content_type: str | None = None, status: int | None = None,
+            resource_type: str | None = None, method: str | None = None) -> Any:
         """POST /network/route: Add or replace (same pattern) a rule that aborts, fulfils or continues
         matching requests. Defaults: action="continue".
         """
-        return self.call("network_route", tab_id, pattern=pattern, action=action, body=body, content_type=content_type, status=status, resource_type=resource_type, method=method)
+        return self.call("network_route", tab_id, browser=browser, pattern=pattern, action=action, body=body, content_type=content_type, status=status, resource_type=resource_type, method=method)
 
-    def network_unroute(self, *, tab_id: str | None = None, pattern: str | None = None) -> Any:
+    def network_unroute(self, *, tab_id: str | None = None, browser: str | None = None,
+            pattern: str | None = None) -> Any:
         """DELETE /network/route: Remove one rule (pattern) or all; 404 when the tab has none."""
-        return self.call("network_unroute", tab_id, pattern=pattern)
+        return self.call("network_unroute", tab_id, browser=browser, pattern=pattern)
 
-    def network_detail(self, request_id: str, *, tab_id: str | None = None, body: bool | None = None,
-            redact: bool | None = None) -> Any:
-        """GET /network/{request_id}: One logged request; body=true adds its response body. Defaults:
-        redact=true.
+    def network_detail(self, request_id: str, *, tab_id: str | None = None, browser: str | None = None,
+            body: bool | None = None,
+            body_mode: Literal["auto", "retained-preferred", "retained-only", "live-only"] | None = None,
+            timeout_ms: int | None = None, redact: bool | None = None) -> Any:
+        """GET /network/{request_id}: One logged request; body=true adds its response body (bodyMode: retained
+        or Chromium's). Defaults: body_mode="auto", timeout_ms=2000, redact=true.
         """
-        return self.call("network_detail", tab_id, request_id=request_id, body=body, redact=redact)
+        return self.call("network_detail", tab_id, request_id=request_id, browser=browser, body=body, body_mode=body_mode, timeout_ms=timeout_ms, redact=redact)
 
-    def emulate(self, *, tab_id: str | None = None, width: int | None = None, height: int | None = None,
-            device_scale_factor: float | None = None, mobile: bool | None = None,
+    def emulate(self, *, tab_id: str | None = None, browser: str | None = None, width: int | None = None,
+            height: int | None = None, device_scale_factor: float | None = None, mobile: bool | None = None,
             user_agent: str | None = None, locale: str | None = None, timezone_id: str | None = None,
             color_scheme: str | None = None, latitude: float | None = None, longitude: float | None = None,
             offline: bool | None = None) -> Any:
         """POST /emulation: Several emulations at once: viewport, user agent, locale, timezone, colour scheme,
         position, offline.
         """
-        return self.call("emulate", tab_id, width=width, height=height, device_scale_factor=device_scale_factor, mobile=mobile, user_agent=user_agent, locale=locale, timezone_id=timezone_id, color_scheme=color_scheme, latitude=latitude, longitude=longitude, offline=offline)
+        return self.call("emulate", tab_id, browser=browser, width=width, height=height, device_scale_factor=device_scale_factor, mobile=mobile, user_agent=user_agent, locale=locale, timezone_id=timezone_id, color_scheme=color_scheme, latitude=latitude, longitude=longitude, offline=offline)
 
     def emulate_viewport(self, width: int, height: int, *, tab_id: str | None = None,
-            device_scale_factor: float | None = None, mobile: bool | None = None, touch: bool | None = None) -> Any:
+            browser: str | None = None, device_scale_factor: float | None = None, mobile: bool | None = None,
+            touch: bool | None = None) -> Any:
         """POST /emulation/viewport: Emulate a viewport: size, device scale factor, mobile, touch. Defaults:
         device_scale_factor=1.0.
         """
-        return self.call("emulate_viewport", tab_id, width=width, height=height, device_scale_factor=device_scale_factor, mobile=mobile, touch=touch)
+        return self.call("emulate_viewport", tab_id, width=width, height=height, browser=browser, device_scale_factor=device_scale_factor, mobile=mobile, touch=touch)
 
     def emulate_geolocation(self, latitude: float, longitude: float, *, tab_id: str | None = None,
-            accuracy: float | None = None) -> Any:
+            browser: str | None = None, accuracy: float | None = None) -> Any:
         """POST /emulation/geolocation: Emulate the position navigator.geolocation reports (and allow it).
         Defaults: accuracy=1.0.
         """
-        return self.call("emulate_geolocation", tab_id, latitude=latitude, longitude=longitude, accuracy=accuracy)
+        return self.call("emulate_geolocation", tab_id, latitude=latitude, longitude=longitude, browser=browser, accuracy=accuracy)
 
-    def emulate_offline(self, offline: bool, *, tab_id: str | None = None, latency: float | None = None,
-            download_throughput: float | None = None, upload_throughput: float | None = None) -> Any:
+    def emulate_offline(self, offline: bool, *, tab_id: str | None = None, browser: str | None = None,
+            latency: float | None = None, download_throughput: float | None = None,
+            upload_throughput: float | None = None) -> Any:
         """POST /emulation/offline: Take the tab offline or online; optional latency and throughput
         throttling. Defaults: download_throughput=-1, upload_throughput=-1.
         """
-        return self.call("emulate_offline", tab_id, offline=offline, latency=latency, download_throughput=download_throughput, upload_throughput=upload_throughput)
+        return self.call("emulate_offline", tab_id, offline=offline, browser=browser, latency=latency, download_throughput=download_throughput, upload_throughput=upload_throughput)
 
-    def emulate_headers(self, headers: dict[str, str], *, tab_id: str | None = None) -> Any:
+    def emulate_headers(self, headers: dict[str, str], *, tab_id: str | None = None,
+            browser: str | None = None) -> Any:
         """POST /emulation/headers: Extra HTTP headers on every request of the tab."""
-        return self.call("emulate_headers", tab_id, headers=headers)
+        return self.call("emulate_headers", tab_id, headers=headers, browser=browser)
 
-    def emulate_media(self, feature: str, value: str, *, tab_id: str | None = None) -> Any:
+    def emulate_credentials(self, username: str, *, tab_id: str | None = None, browser: str | None = None,
+            password: str | None = None) -> Any:
+        """POST /emulation/credentials: Answer the tab's HTTP authentication challenges with this user name
+        and password (empty clears). Defaults: password="".
+        """
+        return self.call("emulate_credentials", tab_id, username=username, browser=browser, password=password)
+
+    def emulate_media(self, feature: str, value: str, *, tab_id: str | None = None,
+            browser: str | None = None) -> Any:
         """POST /emulation/media: Emulate a CSS media feature (prefers-color-scheme: dark, ...)."""
-        return self.call("emulate_media", tab_id, feature=feature, value=value)
+        return self.call("emulate_media", tab_id, feature=feature, value=value, browser=browser)
 
-    def emulate_user_agent(self, user_agent: str, *, tab_id: str | None = None,
+    def emulate_user_agent(self, user_agent: str, *, tab_id: str | None = None, browser: str | None = None,
             accept_language: str | None = None, platform: str | None = None) -> Any:
         """POST /emulation/useragent: Override the user agent (and Accept-Language, platform)."""
-        return self.call("emulate_user_agent", tab_id, user_agent=user_agent, accept_language=accept_language, platform=platform)
+        return self.call("emulate_user_agent", tab_id, user_agent=user_agent, browser=browser, accept_language=accept_language, platform=platform)
 
-    def emulate_locale(self, locale: str, *, tab_id: str | None = None) -> Any:
+    def emulate_locale(self, locale: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /emulation/locale: Override the locale Intl and dates use."""
-        return self.call("emulate_locale", tab_id, locale=locale)
+        return self.call("emulate_locale", tab_id, locale=locale, browser=browser)
 
-    def emulate_timezone(self, timezone_id: str, *, tab_id: str | None = None) -> Any:
+    def emulate_timezone(self, timezone_id: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /emulation/timezone: Override the timezone."""
-        return self.call("emulate_timezone", tab_id, timezone_id=timezone_id)
+        return self.call("emulate_timezone", tab_id, timezone_id=timezone_id, browser=browser)
 
-    def capture(self, *, tab_id: str | None = None, selector: str | None = None,
+    def capture(self, *, tab_id: str | None = None, browser: str | None = None, selector: str | None = None,
             filter: Literal["interactive", "all"] | None = None, depth: int | None = None,
             format: Literal["jpeg", "png"] | None = None, quality: int | None = None,
             output: Literal["file", "inline", "raw"] | None = None, require_pair: bool | None = None,
@@ -224,41 +269,41 @@ class RouteMethods:
         Defaults: filter="interactive", format="jpeg", output="file", scale=1.0, wait="stable",
         with_bounds=true.
         """
-        return self.call("capture", tab_id, selector=selector, filter=filter, depth=depth, format=format, quality=quality, output=output, require_pair=require_pair, no_animations=no_animations, scale=scale, wait=wait, with_bounds=with_bounds, beyond_viewport=beyond_viewport)
+        return self.call("capture", tab_id, browser=browser, selector=selector, filter=filter, depth=depth, format=format, quality=quality, output=output, require_pair=require_pair, no_animations=no_animations, scale=scale, wait=wait, with_bounds=with_bounds, beyond_viewport=beyond_viewport)
 
-    def count(self, selector: str, *, tab_id: str | None = None) -> Any:
+    def count(self, selector: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /count: How many elements a selector matches (a ref: 0 or 1)."""
-        return self.call("count", tab_id, selector=selector)
+        return self.call("count", tab_id, selector=selector, browser=browser)
 
-    def value(self, ref: str, *, tab_id: str | None = None) -> Any:
+    def value(self, ref: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /value: The value of an input (or the text of another element)."""
-        return self.call("value", tab_id, ref=ref)
+        return self.call("value", tab_id, ref=ref, browser=browser)
 
-    def attr(self, ref: str, name: str, *, tab_id: str | None = None) -> Any:
+    def attr(self, ref: str, name: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /attr: An attribute of an element (null when absent)."""
-        return self.call("attr", tab_id, ref=ref, name=name)
+        return self.call("attr", tab_id, ref=ref, name=name, browser=browser)
 
-    def box(self, ref: str, *, tab_id: str | None = None) -> Any:
+    def box(self, ref: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /box: The element's box in viewport CSS pixels."""
-        return self.call("box", tab_id, ref=ref)
+        return self.call("box", tab_id, ref=ref, browser=browser)
 
-    def visible(self, ref: str, *, tab_id: str | None = None) -> Any:
+    def visible(self, ref: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /visible: Is the element visible?."""
-        return self.call("visible", tab_id, ref=ref)
+        return self.call("visible", tab_id, ref=ref, browser=browser)
 
-    def enabled(self, ref: str, *, tab_id: str | None = None) -> Any:
+    def enabled(self, ref: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /enabled: Is the element enabled?."""
-        return self.call("enabled", tab_id, ref=ref)
+        return self.call("enabled", tab_id, ref=ref, browser=browser)
 
-    def checked(self, ref: str, *, tab_id: str | None = None) -> Any:
+    def checked(self, ref: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /checked: Is the checkbox or radio checked?."""
-        return self.call("checked", tab_id, ref=ref)
+        return self.call("checked", tab_id, ref=ref, browser=browser)
 
-    def timing(self, *, tab_id: str | None = None) -> Any:
+    def timing(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /timing: Navigation timing and Core Web Vitals: ttfbMs, fcpMs, lcpMs, cls, domContentLoadedMs,
         loadMs, resources.
         """
-        return self.call("timing", tab_id)
+        return self.call("timing", tab_id, browser=browser)
 
     def tab_metrics(self, tab_id: str) -> Any:
         """GET /tabs/{tab_id}/metrics: Chromium's counters for the tab: JS heap, DOM nodes, listeners,
@@ -272,26 +317,27 @@ class RouteMethods:
         """
         return self.call("tab_state", None, tab_id=tab_id)
 
-    def storage(self, *, tab_id: str | None = None, type: Literal["local", "session", ""] | None = None,
-            key: str | None = None) -> Any:
+    def storage(self, *, tab_id: str | None = None, browser: str | None = None,
+            type: Literal["local", "session", ""] | None = None, key: str | None = None) -> Any:
         """GET /storage: localStorage and sessionStorage of the tab's origin."""
-        return self.call("storage", tab_id, type=type, key=key)
+        return self.call("storage", tab_id, browser=browser, type=type, key=key)
 
     def set_storage(self, key: str, value: str, type: Literal["local", "session"], *,
-            tab_id: str | None = None) -> Any:
+            tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /storage: Set a storage item of the tab's origin."""
-        return self.call("set_storage", tab_id, key=key, value=value, type=type)
+        return self.call("set_storage", tab_id, key=key, value=value, type=type, browser=browser)
 
     def delete_storage(self, type: Literal["local", "session", "all"], *, tab_id: str | None = None,
-            key: str | None = None) -> Any:
+            browser: str | None = None, key: str | None = None) -> Any:
         """DELETE /storage: Remove a storage item, or clear the storage."""
-        return self.call("delete_storage", tab_id, type=type, key=key)
+        return self.call("delete_storage", tab_id, type=type, browser=browser, key=key)
 
-    def clear_cookies(self, *, tab_id: str | None = None, url: str | None = None, name: str | None = None) -> Any:
+    def clear_cookies(self, *, tab_id: str | None = None, browser: str | None = None, url: str | None = None,
+            name: str | None = None) -> Any:
         """DELETE /cookies: Delete cookies: all of the browser, or those of url / name (needs
         security.allowCookies).
         """
-        return self.call("clear_cookies", tab_id, url=url, name=name)
+        return self.call("clear_cookies", tab_id, browser=browser, url=url, name=name)
 
     def current_state(self, *, tab_id: str | None = None) -> Any:
         """GET /state: The browser state a save would write: cookies, the origin's storage, the tab."""
@@ -322,14 +368,14 @@ class RouteMethods:
         """POST /state/clean: Delete saved states older than N hours. Defaults: older_than_hours=24."""
         return self.call("clean_states", None, older_than_hours=older_than_hours)
 
-    def lock_tab(self, owner: str, *, tab_id: str | None = None, timeout_sec: float | None = None,
-            ttl: float | None = None) -> Any:
+    def lock_tab(self, owner: str, *, tab_id: str | None = None, browser: str | None = None,
+            timeout_sec: float | None = None, ttl: float | None = None) -> Any:
         """POST /lock: Lock a tab for an owner (409 while another owner holds it)."""
-        return self.call("lock_tab", tab_id, owner=owner, timeout_sec=timeout_sec, ttl=ttl)
+        return self.call("lock_tab", tab_id, owner=owner, browser=browser, timeout_sec=timeout_sec, ttl=ttl)
 
-    def unlock_tab(self, owner: str, *, tab_id: str | None = None) -> Any:
+    def unlock_tab(self, owner: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /unlock: Release an owner's lock."""
-        return self.call("unlock_tab", tab_id, owner=owner)
+        return self.call("unlock_tab", tab_id, owner=owner, browser=browser)
 
     def handoff(self, tab_id: str, *, owner: str | None = None, reason: str | None = None,
             timeout_ms: int | None = None) -> Any:
@@ -347,40 +393,41 @@ class RouteMethods:
         """POST /tabs/{tab_id}/resume: End a handoff: actions run again."""
         return self.call("resume", None, tab_id=tab_id, owner=owner, status=status, resolved_data=resolved_data)
 
-    def frame(self, *, tab_id: str | None = None) -> Any:
+    def frame(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /frame: The tab's frame scope (main or a frame)."""
-        return self.call("frame", tab_id)
+        return self.call("frame", tab_id, browser=browser)
 
-    def set_frame(self, target: str, *, tab_id: str | None = None) -> Any:
+    def set_frame(self, target: str, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """POST /frame: Scope selector-based actions, /snapshot and /text to a frame (target main resets it)."""
-        return self.call("set_frame", tab_id, target=target)
+        return self.call("set_frame", tab_id, target=target, browser=browser)
 
-    def html(self, *, tab_id: str | None = None, selector: str | None = None, ref: str | None = None,
-            max_chars: int | None = None) -> Any:
+    def html(self, *, tab_id: str | None = None, browser: str | None = None, selector: str | None = None,
+            ref: str | None = None, max_chars: int | None = None) -> Any:
         """GET /html: Outer HTML of the page or of one element."""
-        return self.call("html", tab_id, selector=selector, ref=ref, max_chars=max_chars)
+        return self.call("html", tab_id, browser=browser, selector=selector, ref=ref, max_chars=max_chars)
 
-    def styles(self, *, tab_id: str | None = None, selector: str | None = None, ref: str | None = None,
-            prop: str | None = None) -> Any:
+    def styles(self, *, tab_id: str | None = None, browser: str | None = None, selector: str | None = None,
+            ref: str | None = None, prop: str | None = None) -> Any:
         """GET /styles: Computed styles of an element (or the document's root)."""
-        return self.call("styles", tab_id, selector=selector, ref=ref, prop=prop)
+        return self.call("styles", tab_id, browser=browser, selector=selector, ref=ref, prop=prop)
 
-    def a11y_audit(self, *, tab_id: str | None = None) -> Any:
+    def a11y_audit(self, *, tab_id: str | None = None, browser: str | None = None) -> Any:
         """GET /a11y/audit: Accessibility score and findings of the page (axe-core rules, PinchTab's rule
         names).
         """
-        return self.call("a11y_audit", tab_id)
+        return self.call("a11y_audit", tab_id, browser=browser)
 
     def screencast_tabs(self) -> Any:
         """GET /screencast/tabs: The tabs a screencast can show: id, url, title."""
         return self.call("screencast_tabs", None)
 
-    def record_start(self, *, tab_id: str | None = None, format: Literal["gif", "webm", "mp4"] | None = None,
-            fps: int | None = None, quality: int | None = None, scale: float | None = None) -> Any:
+    def record_start(self, *, tab_id: str | None = None, browser: str | None = None,
+            format: Literal["gif", "webm", "mp4"] | None = None, fps: int | None = None,
+            quality: int | None = None, scale: float | None = None) -> Any:
         """POST /record/start: Start recording a tab (one recording per bridge). Defaults: format="gif",
         fps=5, quality=80, scale=1.0.
         """
-        return self.call("record_start", tab_id, format=format, fps=fps, quality=quality, scale=scale)
+        return self.call("record_start", tab_id, browser=browser, format=format, fps=fps, quality=quality, scale=scale)
 
     def record_stop(self, *, discard: bool | None = None) -> Any:
         """POST /record/stop: Stop the recording: it encodes in the background (discard: drop it)."""
@@ -392,12 +439,24 @@ class RouteMethods:
         """
         return self.call("record_status", None)
 
-    def annotate(self, *, tab_id: str | None = None, selector: str | None = None, clear: bool | None = None) -> Any:
+    def annotate(self, *, tab_id: str | None = None, browser: str | None = None, selector: str | None = None,
+            clear: bool | None = None) -> Any:
         """GET /annotate: Draw numbered, clickable ref boxes over the tab's interactive elements (clear=true
         removes them).
         """
-        return self.call("annotate", tab_id, selector=selector, clear=clear)
+        return self.call("annotate", tab_id, browser=browser, selector=selector, clear=clear)
 
     def record_file(self, *, raw: bool | None = None) -> Any:
         """GET /record/file: The finished recording's file."""
         return self.call("record_file", None, raw=raw)
+
+    def scrape(self, url: str, *, preview: bool | None = None, only: list[str] | None = None,
+            max_pages: int | None = None, max_per_pattern: int | None = None,
+            include_patterns: list[str] | None = None, exclude_patterns: list[str] | None = None,
+            concurrency: int | None = None, enrich_all: bool | None = None, no_browser: bool | None = None,
+            timeout_seconds: float | None = None, browser: str | None = None) -> Any:
+        """POST /scrape: Scrape a site to a report of markdown pages (schemaVersion 1.0): pages, pageGroups,
+        summary; each page's source is http or browser. Defaults: max_pages=50, max_per_pattern=8,
+        concurrency=2, timeout_seconds=60.
+        """
+        return self.call("scrape", None, url=url, preview=preview, only=only, max_pages=max_pages, max_per_pattern=max_per_pattern, include_patterns=include_patterns, exclude_patterns=exclude_patterns, concurrency=concurrency, enrich_all=enrich_all, no_browser=no_browser, timeout_seconds=timeout_seconds, browser=browser)

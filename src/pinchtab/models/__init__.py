@@ -14,7 +14,7 @@ from pinchtab.models.base import (  # noqa: F401
 from pinchtab.models.gates import (  # noqa: F401
     Gate, EVALUATE, COOKIES, DOWNLOAD, UPLOAD, CLIPBOARD, NETWORK_INTERCEPT, STATE_EXPORT, SCREENCAST, RECORDING,
 )
-from pinchtab.models.replies import Blob, Reply  # noqa: F401
+from pinchtab.models.replies import Blob, Event, EventStream, Reply  # noqa: F401
 from pinchtab.models.refs import REF_PATTERN, REF_PREFIX, as_ref, is_ref, ref_number  # noqa: F401
 from pinchtab.models.actions import (  # noqa: F401
     ActionFamily, ActionTarget, ActionKindSpec, ACTION_SPECS, ACTION_SPECS_BY_NAME, ACTION_KINDS, ActionKind,
@@ -29,10 +29,10 @@ from pinchtab.models.interaction import (  # noqa: F401
 )
 from pinchtab.models.observe import (  # noqa: F401
     MAX_LOG_LIMIT, LogQuery, NetworkQuery, NetworkDetailQuery, NetworkExportQuery, NetworkRouteRequest,
-    NetworkUnrouteRequest,
+    NetworkUnrouteRequest, NetworkStreamQuery, NetworkExportStreamQuery,
 )
 from pinchtab.models.emulation import (  # noqa: F401
-    ViewportRequest, GeolocationRequest, OfflineRequest, HeadersRequest, MediaRequest, UserAgentRequest,
+    ViewportRequest, GeolocationRequest, OfflineRequest, HeadersRequest, CredentialsRequest, MediaRequest, UserAgentRequest,
     LocaleRequest, TimezoneRequest, EmulateRequest,
 )
 from pinchtab.models.inspect import CaptureQuery, CountQuery, ElementQuery, AttrQuery, TabRef  # noqa: F401
@@ -54,3 +54,4 @@ from pinchtab.models.audit import (  # noqa: F401
 from pinchtab.models.media import (  # noqa: F401
     RECORD_FORMATS, ScreencastQuery, RecordStart, RecordStop, RecordFile, AnnotateQuery,
 )
+from pinchtab.models.scrape import ScrapeRequest  # noqa: F401

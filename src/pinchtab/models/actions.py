@@ -37,8 +37,8 @@ ACTION_SPECS: tuple[ActionKindSpec, ...] = (
     ActionKindSpec("hover", "pointer", "point", (), "Move the mouse over an element"),
     ActionKindSpec("drag", "pointer", "point", ("to_ref", "to_selector", "to_x", "to_y", "drag_x", "drag_y"),
                    "Drag from an element or point to another (HTML5 drag and drop included)"),
-    ActionKindSpec("type", "form", "element", ("text",), "Focus an element and type text with key events"),
-    ActionKindSpec("fill", "form", "element", ("value",), "Set an input's, textarea's or editable's value at once"),
+    ActionKindSpec("type", "form", "element", ("text", "secret"), "Focus an element and type text with key events"),
+    ActionKindSpec("fill", "form", "element", ("value", "secret"), "Set an input's, textarea's or editable's value at once"),
     ActionKindSpec("select", "form", "element", ("value",), "Choose a <select> option by value or visible text"),
     ActionKindSpec("check", "form", "element", (), "Check a checkbox, radio or switch (no-op when checked)"),
     ActionKindSpec("uncheck", "form", "element", (), "Uncheck a checkbox or switch (no-op when unchecked)"),
@@ -46,8 +46,8 @@ ACTION_SPECS: tuple[ActionKindSpec, ...] = (
     ActionKindSpec("press", "keyboard", "optional", ("key", "modifiers"), "Press a key or combination (Enter, Control+a)"),
     ActionKindSpec("keydown", "keyboard", "optional", ("key",), "Hold a key down until keyup"),
     ActionKindSpec("keyup", "keyboard", "optional", ("key",), "Release a held key"),
-    ActionKindSpec("keyboard-type", "keyboard", "optional", ("text",), "Type text at the focused element"),
-    ActionKindSpec("keyboard-inserttext", "keyboard", "optional", ("text",),
+    ActionKindSpec("keyboard-type", "keyboard", "optional", ("text", "secret"), "Type text at the focused element"),
+    ActionKindSpec("keyboard-inserttext", "keyboard", "optional", ("text", "secret"),
                    "Insert text at the focus in one step, without key events"),
     ActionKindSpec("scroll", "scroll", "optional", ("pixels", "direction"), "Scroll an element or the page"),
     ActionKindSpec("scrollintoview", "scroll", "element", (), "Scroll an element to the middle of its scrollers"),
@@ -61,7 +61,7 @@ ACTION_SPECS_BY_NAME: dict[str, ActionKindSpec] = {s.name: s for s in ACTION_SPE
 ACTION_KINDS: tuple[str, ...] = tuple(ACTION_SPECS_BY_NAME)
 ActionKind = Literal[ACTION_KINDS]  # type: ignore[valid-type]
 # Fields every kind takes: where it acts, who acts, and what happens around it.
-COMMON_FIELDS = ("tab_id", "owner", "ref", "selector", "x", "y", "wait_nav", "dialog_action", "dialog_text",
+COMMON_FIELDS = ("tab_id", "browser", "owner", "ref", "selector", "x", "y", "wait_nav", "dialog_action", "dialog_text",
                  "auto_switch", "snap", "snap_diff")
 SNAP = "Answer with the interactive compact snapshot of the tab after the step (one round trip, not two)."
 SNAP_DIFF = ("Answer with only what the step added, changed or removed since the tab's previous snapshot "
@@ -83,6 +83,9 @@ class ActionRequest(TabScoped, Leased):
                             description="Viewport y coordinate (CSS pixels), instead of ref/selector.")
     text: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Text to type (type), or value to fill/select.")
     value: str | None = Field(None, max_length=MAX_TEXT_CHARS, description="Value for fill and select (option value, then visible text).")
+    secret: str | None = Field(None, max_length=200, description="type, fill, keyboard-type, keyboard-inserttext: "
+                               "the name of a secret (security.secrets, PINCHTAB_SECRET_<NAME>) to enter instead of "
+                               "text/value; no answer or log shows its value.")
     key: str | None = Field(None, max_length=MAX_KEY_CHARS, description="Key for press: Enter, Tab, Escape, ArrowDown, Backspace, a, Control+a, ...")
     pixels: int | None = Field(None, ge=-MAX_COORD, le=MAX_COORD, description="Pixels to scroll (scroll); positive down/right, negative up/left. Default 300.")
     direction: Literal["up", "down", "left", "right"] | None = Field(None, description="Scroll direction (scroll).")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 from pydantic.alias_generators import to_camel
 
 MAX_WAIT_MS = 30000
@@ -42,11 +43,34 @@ class Leased(ApiModel):
                                           "tab_locked unless this is its lock's owner.")
 
 
+# PinchTab's `browser` parameter names the engine a request runs on. This server drives Chromium;
+# PinchTab's other engines are known names that answer "not installed here", anything else "unknown".
+CHROMIUM_NAMES = frozenset({"chrome", "chromium"})
+OTHER_ENGINES = ("cloak", "ghost-chrome")
+
+
+def browser_name(value: str | None) -> str | None:
+    name = (value or "").strip().lower()
+    if not name or name in CHROMIUM_NAMES:
+        return None
+    if name in OTHER_ENGINES:
+        raise PydanticCustomError(
+            "browser_not_installed",
+            "browser '{name}' is not installed here: this server drives Chromium only; pass browser=chrome or "
+            "leave browser out", {"name": name})
+    raise PydanticCustomError(
+        "unknown_browser", "unknown browser '{name}' (known: chrome; {others} are not installed here)",
+        {"name": value, "others": ", ".join(OTHER_ENGINES)})
+
+
 class TabScoped(ApiModel):
     tab_id: str | None = TAB_ID
+    browser: Annotated[str | None, AfterValidator(browser_name)] = Field(
+        None, max_length=64, description="The browser engine (PinchTab's parameter): chrome (the default; also "
+                                         "chromium). Another engine answers 400 unknown_browser or browser_not_installed.")
 
 
-def _printable(value: str) -> str:
+def printable(value: str) -> str:
     # A NUL or another control character in a URL or a file name reached the file system or Chromium
     # and came back as a 500; it is the caller's mistake.
     bad = next((c for c in value if ord(c) < 0x20 or ord(c) == 0x7F), None)
@@ -56,5 +80,5 @@ def _printable(value: str) -> str:
 
 
 # A URL, URL pattern or file name: no control characters.
-Printable = Annotated[str, AfterValidator(_printable)]
+Printable = Annotated[str, AfterValidator(printable)]
 

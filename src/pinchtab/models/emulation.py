@@ -52,6 +52,12 @@ class HeadersRequest(TabScoped):
                                                     "Connection and other framing headers are refused).")
 
 
+class CredentialsRequest(TabScoped):
+    username: str = Field(..., max_length=1024, description="HTTP authentication user name for the tab's requests "
+                                                            "(an empty string clears the credentials).")
+    password: str = Field("", max_length=1024, description="Its password (never echoed).")
+
+
 class MediaRequest(TabScoped):
     feature: str = Field(..., min_length=1, description="CSS media feature, e.g. prefers-color-scheme, "
                                                         "prefers-reduced-motion.")

@@ -1,7 +1,8 @@
-"""The two reply types a handler may return besides JSON and text."""
+"""The reply types a handler may return besides JSON and text."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,3 +22,15 @@ class Reply:
 
     body: Any
     status: int
+
+
+# One server-sent event: its name and its JSON data; None is a keep-alive comment.
+Event = tuple[str, Any] | None
+
+
+@dataclass(frozen=True)
+class EventStream:
+    """Server-sent events (text/event-stream), sent as they come until ``events`` ends or the caller
+    leaves."""
+
+    events: AsyncIterator[Event]

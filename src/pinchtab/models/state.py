@@ -43,7 +43,8 @@ class StateSave(ApiModel):
     name: str | None = Field(None, description="Name to save under (default: state-<UTC time>); an existing one is replaced.")
     tab_id: str | None = Field(None, description="Tab whose origin's storage is saved (default: the current tab).")
     metadata: dict[str, Any] | None = Field(None, description="Anything to keep with it.")
-    encrypt: bool = Field(False, description="Not supported here: files are plain JSON with mode 0600.")
+    encrypt: bool = Field(False, description="Write <name>.json.enc, AES-256-GCM with a key derived from "
+                                             "security.stateEncryptionKey (PinchTab's format); else plain JSON, mode 0600.")
 
 
 class StateLoad(ApiModel):

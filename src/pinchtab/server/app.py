@@ -13,7 +13,8 @@ from fastapi import FastAPI
 
 import pinchtab
 from pinchtab.config import Config
-from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
+from pinchtab.secrets import Secrets, redact_logs
+from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, NotReady, PinchtabError
 from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.discovery import Discovery
 from pinchtab.server.health import log_tail
@@ -82,6 +83,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
 
     app = FastAPI(title="pinchtab server", version=pinchtab.__version__, description=DESCRIPTION, lifespan=lifespan)
     app.state.manager = manager
+    redact_logs(Secrets(config.security.secrets))
     app.state.routes = routes
     app.state.router = router
     install_error_handlers(app)
@@ -171,6 +173,19 @@ class ServerHandlers:
 
     async def profile(self, req: o.ProfileRef) -> dict[str, Any]:
         return self._profile_json(self.profile_store.get(req.profile_id))
+
+    async def profile_instance(self, req: o.ProfileRef) -> dict[str, Any]:
+        """PinchTab's answer: the profile's running (or starting) instance, else "stopped"; an
+        unknown profile is a stopped one under the name asked for."""
+        try:
+            profile = self.profile_store.get(req.profile_id)
+        except NotFound:
+            return {"name": req.profile_id, "running": False, "status": "stopped", "port": ""}
+        holder = self.manager.using_profile(profile.id)
+        if holder is None or holder.status not in ("starting", "running"):
+            return {"name": profile.name, "running": False, "status": "stopped", "port": ""}
+        return {"name": profile.name, "running": holder.status == "running", "status": holder.status,
+                "port": str(holder.port or ""), "id": holder.id, "url": holder.url}
 
     async def delete_profile(self, req: o.ProfileRef) -> dict[str, Any]:
         profile = self.profile_store.get(req.profile_id)

@@ -39,6 +39,7 @@ FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-
 
 
 TABS_TIMEOUT = 10.0  # seconds a bridge has to list its tabs
+SCRAPE_RUN_SEC = 900.0
 
 
 @dataclass
@@ -305,6 +306,8 @@ def route_deadline(config: Any, route: str, body: bytes) -> float:
         return min(nav, MAX_WAIT_MS / 1000) + margin
     if route in _AUDITS:
         return _AUDITS[route] + margin
+    if route == "scrape":  # a whole site: PinchTab bounds a run at 15 minutes
+        return SCRAPE_RUN_SEC + margin
     if route in _NAVIGATING:
         return nav + command + margin
     return command + margin

@@ -15,7 +15,7 @@ from pinchtab.errors import BadRequest
 def _flatten(data: dict[str, object], prefix: str = "") -> dict[str, object]:
     out: dict[str, object] = {}
     for key, value in data.items():
-        out.update(_flatten(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
+        out.update(_flatten(value, f"{prefix}{key}.") if isinstance(value, dict) and value else {f"{prefix}{key}": value})
     return out
 
 

@@ -14,7 +14,7 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 
 def test_uniquely_named_tools() -> None:
-    assert len(TOOLS) == len(BY_NAME) == 50
+    assert len(TOOLS) == len(BY_NAME) == 53
     assert all(name.startswith("pinchtab_") for name in BY_NAME)
 
 

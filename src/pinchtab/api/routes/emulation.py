@@ -6,7 +6,7 @@ from __future__ import annotations
 from pinchtab.api.route import Route
 from pinchtab.models.base import TabScoped
 from pinchtab.models.emulation import (
-    EmulateRequest, GeolocationRequest, HeadersRequest, LocaleRequest, MediaRequest, OfflineRequest,
+    CredentialsRequest, EmulateRequest, GeolocationRequest, HeadersRequest, LocaleRequest, MediaRequest, OfflineRequest,
     TimezoneRequest, UserAgentRequest, ViewportRequest,
 )
 
@@ -27,6 +27,9 @@ ROUTES: tuple[Route, ...] = (
                "Take the tab offline or online; optional latency and throughput throttling", cli=("offline",)),
     _emulation("emulate_headers", "/emulation/headers", HeadersRequest,
                "Extra HTTP headers on every request of the tab", cli=("headers",)),
+    _emulation("emulate_credentials", "/emulation/credentials", CredentialsRequest,
+               "Answer the tab's HTTP authentication challenges with this user name and password (empty clears)",
+               cli=("credentials",)),
     _emulation("emulate_media", "/emulation/media", MediaRequest,
                "Emulate a CSS media feature (prefers-color-scheme: dark, ...)", cli=("media",)),
     _emulation("emulate_user_agent", "/emulation/useragent", UserAgentRequest,

@@ -13,5 +13,5 @@ ROUTES: tuple[Route, ...] = (
           answers_tab=True),
     Route("set_frame", ("POST",), "/frame", FrameRequest,
           "Scope selector-based actions, /snapshot and /text to a frame (target main resets it)",
-          answers_tab=True, cli=("frame",)),
+          answers_tab=True, mcp=("pinchtab_frame",), cli=("frame",)),
 )

@@ -6,7 +6,8 @@ from pinchtab.api.route import Route
 from pinchtab.models.gates import NETWORK_INTERCEPT
 from pinchtab.models.base import TabScoped
 from pinchtab.models.observe import (
-    LogQuery, NetworkDetailQuery, NetworkExportQuery, NetworkQuery, NetworkRouteRequest, NetworkUnrouteRequest,
+    LogQuery, NetworkDetailQuery, NetworkExportQuery, NetworkExportStreamQuery, NetworkQuery, NetworkRouteRequest,
+    NetworkStreamQuery, NetworkUnrouteRequest,
 )
 
 
@@ -25,6 +26,12 @@ ROUTES: tuple[Route, ...] = (
           cli=("network-clear",)),
     Route("network_export", ("GET",), "/network/export", NetworkExportQuery,
           "The network log as HAR 1.2 (or NDJSON)", reply="text", cli=("network-export",)),
+    Route("network_stream", ("GET",), "/network/stream", NetworkStreamQuery,
+          "The tab's requests as server-sent events (event: network, one per change of a request)",
+          reply="stream"),
+    Route("network_export_stream", ("GET",), "/network/export/stream", NetworkExportStreamQuery,
+          "Write finished requests to <stateDir>/exports/<path> as they come (HAR or NDJSON); "
+          "server-sent events export {entries, url} and, at the end, done {entries, path}", reply="stream"),
     Route("network_routes", ("GET",), "/network/route", TabScoped, "The tab's network routes",
           gate=NETWORK_INTERCEPT, cli=("network-routes",)),
     Route("network_route", ("POST",), "/network/route", NetworkRouteRequest,
@@ -35,6 +42,6 @@ ROUTES: tuple[Route, ...] = (
           mcp=("pinchtab_network_unroute",), cli=("network-unroute",)),
     # Last: /network/{request_id} would otherwise take /network/route and /network/export.
     Route("network_detail", ("GET",), "/network/{request_id}", NetworkDetailQuery,
-          "One logged request; body=true adds its response body", mcp=("pinchtab_network_detail",),
+          "One logged request; body=true adds its response body (bodyMode: retained or Chromium's)", mcp=("pinchtab_network_detail",),
           cli=("network-detail",)),
 )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
+from pinchtab.browser.core.urls import host_allowed
 from pinchtab.errors import BadRequest, PinchtabError, Timeout
 
 if TYPE_CHECKING:
@@ -42,15 +43,6 @@ class Fetched:
     url: str
     body: bytes
     content_type: str
-
-
-def host_allowed(host: str, allowed: list[str]) -> bool:
-    host = host.lower().rstrip(".")
-    for pattern in allowed:
-        p = pattern.strip().lower().rstrip(".")
-        if p == "*" or p == host or (p.startswith("*.") and (host.endswith(p[1:]) or host == p[2:])):
-            return True
-    return False
 
 
 def _blocked(msg: str) -> BadRequest:

@@ -4,6 +4,7 @@ possibly in another instance, so a signed-in session survives a fresh browser.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from pinchtab.browser.page.protocol import Page
 
 VERSION = 1
+# PinchTab's encrypted state files: <name>.json.enc = salt (16) || nonce (12) || AES-256-GCM ciphertext,
+# the key PBKDF2-SHA256 (100,000 rounds) of security.stateEncryptionKey; either side reads the other's.
+ENC_SUFFIX = ".json.enc"
+_SALT, _NONCE, _ROUNDS = 16, 12, 100_000
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 COOKIE_KEYS = ("name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite")
 
@@ -29,11 +34,44 @@ def sessions_dir(state_dir: str) -> Path:
     return Path(state_dir).expanduser() / "sessions"
 
 
-def path_for(state_dir: str, name: str) -> Path:
-    if not _NAME.fullmatch(name) or name.endswith(".json"):
+def path_for(state_dir: str, name: str, encrypted: bool = False) -> Path:
+    if not _NAME.fullmatch(name) or name.endswith((".json", ".enc")):
         raise BadRequest(f"invalid state name {name!r}: letters, digits, '.', '_' and '-', at most 100, "
                          "not starting with '.'", "bad_state_name")
-    return sessions_dir(state_dir) / f"{name}.json"
+    return sessions_dir(state_dir) / (name + (ENC_SUFFIX if encrypted else ".json"))
+
+
+def _key(passphrase: str | None, salt: bytes) -> bytes:
+    if not passphrase:
+        raise BadRequest("encrypted state needs security.stateEncryptionKey in the config", "encryption_key_missing")
+    return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), salt, _ROUNDS, 32)
+
+
+def encrypt(data: bytes, passphrase: str | None) -> bytes:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    salt, nonce = os.urandom(_SALT), os.urandom(_NONCE)
+    return salt + nonce + AESGCM(_key(passphrase, salt)).encrypt(nonce, data, None)
+
+
+def decrypt(blob: bytes, passphrase: str | None, name: str) -> bytes:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    salt, nonce, sealed = blob[:_SALT], blob[_SALT:_SALT + _NONCE], blob[_SALT + _NONCE:]
+    try:
+        return AESGCM(_key(passphrase, salt)).decrypt(nonce, sealed, None)
+    except (InvalidTag, ValueError):
+        raise BadRequest(f"saved state {name!r} does not decrypt with security.stateEncryptionKey",
+                         "bad_state_file") from None
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted([*folder.glob("*.json"), *folder.glob("*" + ENC_SUFFIX)]) if folder.is_dir() else []
+
+
+def _name_of(path: Path) -> str:
+    return path.name.removesuffix(ENC_SUFFIX).removesuffix(".json")
 
 
 # -- taking and restoring -----------------------------------------------------------------------------
@@ -103,25 +141,34 @@ async def _write_areas(tab: "Page", areas: dict[str, Any]) -> None:
 # -- files ---------------------------------------------------------------------------------------------
 
 
-def save(state_dir: str, name: str, taken: dict[str, Any], metadata: dict[str, Any] | None) -> dict[str, Any]:
-    path = path_for(state_dir, name)
+def save(state_dir: str, name: str, taken: dict[str, Any], metadata: dict[str, Any] | None,
+         key: str | None = None, encrypted: bool = False) -> dict[str, Any]:
+    path = path_for(state_dir, name, encrypted)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     doc = {"version": VERSION, "name": name, "savedAt": iso_time(time.time()), "origins": taken["origins"],
            "cookies": taken["cookies"], "storage": taken["storage"],
-           "metadata": {**(metadata or {}), "url": taken["url"], "title": taken["title"]}, "encrypted": False}
-    tmp = path.with_suffix(".tmp")
+           "metadata": {**(metadata or {}), "url": taken["url"], "title": taken["title"]}, "encrypted": encrypted}
+    data = json.dumps(doc, ensure_ascii=False, indent=1).encode()
+    if encrypted:
+        data = encrypt(data, key)
+    tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
+    path_for(state_dir, name, not encrypted).unlink(missing_ok=True)  # one file per name
     return {"name": name, "path": str(path), "cookies": len(taken["cookies"]), "origins": taken["origins"],
-            "encrypted": False}
+            "encrypted": encrypted}
 
 
-def load(state_dir: str, name: str) -> dict[str, Any]:
+def load(state_dir: str, name: str, key: str | None = None) -> dict[str, Any]:
     path = path_for(state_dir, name)
+    sealed = path_for(state_dir, name, True)
     try:
-        doc = json.loads(path.read_text())
+        if not path.exists() and sealed.exists():
+            doc = json.loads(decrypt(sealed.read_bytes(), key, name))
+        else:
+            doc = json.loads(path.read_text())
     except FileNotFoundError:
         raise NotFound(f"no saved state named {name!r}; GET /state/list lists them", "state_not_found") from None
     except (OSError, ValueError) as exc:
@@ -133,30 +180,32 @@ def load(state_dir: str, name: str) -> dict[str, Any]:
 
 def listing(state_dir: str) -> list[dict[str, Any]]:
     out = []
-    folder = sessions_dir(state_dir)
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        try:
-            doc = json.loads(path.read_text())
+    for path in _files(sessions_dir(state_dir)):
+        sealed = path.name.endswith(ENC_SUFFIX)
+        try:  # an encrypted file says only its name and time
+            doc = {} if sealed else json.loads(path.read_text())
+            saved = doc.get("savedAt") or iso_time(path.stat().st_mtime)
         except (OSError, ValueError):
             continue
-        out.append({"name": path.stem, "savedAt": doc.get("savedAt"), "origins": doc.get("origins", []),
-                    "encrypted": bool(doc.get("encrypted")), "sizeBytes": path.stat().st_size})
+        out.append({"name": _name_of(path), "savedAt": saved, "origins": doc.get("origins", []),
+                    "encrypted": sealed, "sizeBytes": path.stat().st_size})
     out.sort(key=lambda e: e["savedAt"] or "", reverse=True)
     return out
 
 
 def delete(state_dir: str, name: str) -> None:
-    try:
-        path_for(state_dir, name).unlink()
-    except FileNotFoundError:
-        raise NotFound(f"no saved state named {name!r}", "state_not_found") from None
+    paths = [p for p in (path_for(state_dir, name), path_for(state_dir, name, True)) if p.exists()]
+    if not paths:
+        raise NotFound(f"no saved state named {name!r}", "state_not_found")
+    for path in paths:
+        path.unlink(missing_ok=True)
 
 
 def clean(state_dir: str, older_than_hours: float) -> int:
     folder = sessions_dir(state_dir)
     cutoff = time.time() - older_than_hours * 3600
     removed = 0
-    for path in folder.glob("*.json") if folder.is_dir() else ():
+    for path in _files(folder):
         if path.stat().st_mtime < cutoff:
             path.unlink(missing_ok=True)
             removed += 1

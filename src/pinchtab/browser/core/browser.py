@@ -12,6 +12,7 @@ from typing import Any
 
 from pinchtab.browser.core.page_downloads import PageDownloads
 from pinchtab.browser.core.tab import Tab
+from pinchtab.browser.core.tab_lifecycle import IdleCloser
 from pinchtab.browser.core.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
 from pinchtab.browser.core.ui_guard import UiGuard, is_browser_ui
@@ -52,6 +53,8 @@ class Browser:
         self.hidden_contexts: set[str] = set()
         self.page_downloads = PageDownloads()
         self._reloads: set[asyncio.Future[None]] = set()  # reopened tabs loading after a crash
+        self.idle = IdleCloser(config.instance_defaults.tab_policy, self.close_tab,
+                               lambda tid: tid in self.tabs and self.tabs[tid].lock.locked())
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -113,6 +116,7 @@ class Browser:
 
     async def stop(self) -> None:
         self._stopping = True
+        self.idle.cancel_all()
         if self._restart_task and not self._restart_task.done():
             self._restart_task.cancel()
         await self._teardown()
@@ -282,6 +286,7 @@ class Browser:
         tab = self.tabs.pop(tid, None)
         if tid:
             self.intents.forget(tid)
+            self.idle.cancel(tid)
         if tab is not None:
             tab.detach()
             if self.connection is not None:
@@ -355,6 +360,7 @@ class Browser:
                   max_refs=self.config.browser.max_refs, max_nodes=self.config.browser.max_snapshot_nodes)
         tab.dialogs.policy = self.config.browser.dialogs
         tab.actionability_wait_s = self.config.browser.actionability_wait_ms / 1000
+        tab.observer.interceptor.real_hosts = self.config.security.allowed_domains
         info = self.targets.get(tid, {})
         tab.url, tab.title = info.get("url", ""), info.get("title", "")
         await tab.init()

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from pinchtab.errors import BadRequest
+from pinchtab.errors import BadRequest, Forbidden
 
 ALWAYS_ALLOWED = ("http", "https")
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
@@ -61,3 +61,33 @@ def check_host(url: str) -> None:
                          "invalid_url")
     if port == 0:
         raise BadRequest(f"invalid URL {url.lstrip('/')!r}: port 0", "invalid_url")
+
+
+def host_allowed(host: str, allowed: Iterable[str]) -> bool:
+    """``host`` is one of ``allowed``: a name, ``*.example.com`` (it and its subdomains) or ``*``."""
+    host = host.lower().rstrip(".").strip("[]")
+    for pattern in allowed:
+        p = pattern.strip().lower().rstrip(".").strip("[]")
+        if p == "*" or p == host or (p.startswith("*.") and (host.endswith(p[1:]) or host == p[2:])):
+            return True
+    return False
+
+
+def check_allowed_domain(url: str, allowed: list[str]) -> str | None:
+    """PinchTab's IDPI allow-list (``security.allowedDomains``; empty: every host): None when ``url``
+    may be loaded, else why not. about:blank and URLs without a host (data:) are not checked."""
+    if not allowed:
+        return None
+    host = urlsplit(url).hostname
+    if not host or host_allowed(host, allowed):
+        return None
+    return f"host {host} is not in security.allowedDomains ({', '.join(allowed)})"
+
+
+def refuse_domain(url: str, allowed: list[str], strict: bool) -> str | None:
+    """Raise 403 idpi_domain_blocked for a host off the allow-list in strict mode; else the warning."""
+    reason = check_allowed_domain(url, allowed)
+    if reason is not None and strict:
+        raise Forbidden(f"navigation blocked by IDPI: {reason}; add the host to security.allowedDomains "
+                        "(or turn security.idpi.strictMode off to be warned instead)", "idpi_domain_blocked")
+    return reason

@@ -12,7 +12,9 @@ import base64
 import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
+from pinchtab.browser.core.urls import host_allowed
 from pinchtab.cdp import Session
 from pinchtab.errors import BadRequest, NotFound
 from pinchtab.globs import Glob
@@ -111,8 +113,13 @@ class Interceptor:
         self.max_rules = max_rules
         self.blocked_types: tuple[str, ...] = ()
         self.rules: list[RouteRule] | None = None  # None: this tab was never routed (or was cleared)
-        self._patterns: list[dict[str, Any]] | None = None
+        self._patterns: tuple[list[dict[str, Any]], bool] | None = None
         self.handled = 0
+        # security.allowedDomains: a fulfill rule falls through to the real answer on these hosts
+        # (PinchTab's rule: a page's own trusted hosts are not forged).
+        self.real_hosts: list[str] = []
+        # /emulation/credentials: (user, password) answering the tab's HTTP authentication challenges.
+        self.credentials: tuple[str, str] | None = None
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -142,19 +149,38 @@ class Interceptor:
         await self._apply()
         return removed
 
+    async def set_credentials(self, credentials: tuple[str, str] | None) -> None:
+        self.credentials = credentials
+        await self._apply()
+
+    def on_auth_required(self, params: dict[str, Any]) -> None:
+        asyncio.ensure_future(self._answer_auth(params))
+
+    async def _answer_auth(self, params: dict[str, Any]) -> None:
+        if self.credentials is None:
+            answer: dict[str, Any] = {"response": "Default"}
+        else:
+            user, password = self.credentials
+            answer = {"response": "ProvideCredentials", "username": user, "password": password}
+        with contextlib.suppress(Exception):
+            await self.session.send("Fetch.continueWithAuth", {"requestId": params["requestId"],
+                                                               "authChallengeResponse": answer})
+
     def list_rules(self) -> list[dict[str, Any]]:
         return [r.to_json() for r in self.rules or ()]
 
     async def _apply(self) -> None:
-        if self.rules:
+        # Authentication challenges reach only requests the Fetch domain pauses: with credentials, all.
+        auth = self.credentials is not None
+        if self.rules or auth:
             patterns = [{"urlPattern": "*", "requestStage": "Request"}]
         else:
             patterns = [{"resourceType": t, "requestStage": "Request"} for t in self.blocked_types]
-        if patterns == self._patterns:
+        if (patterns, auth) == self._patterns:
             return
-        self._patterns = patterns
+        self._patterns = (patterns, auth)
         if patterns:
-            await self.session.send("Fetch.enable", {"patterns": patterns})
+            await self.session.send("Fetch.enable", {"patterns": patterns, "handleAuthRequests": auth})
         else:
             await self.session.send("Fetch.disable")
 
@@ -176,6 +202,9 @@ class Interceptor:
         req = params.get("request") or {}
         rule = self.decide(req.get("url", ""), params.get("resourceType", ""), req.get("method", "GET"))
         with contextlib.suppress(Exception):
+            if rule is not None and rule.action == "fulfill" and self.real_hosts and host_allowed(
+                    urlsplit(req.get("url", "")).hostname or "", self.real_hosts):
+                rule = None
             if rule is None or rule.action == "continue":
                 await self.session.send("Fetch.continueRequest", {"requestId": rid})
                 return

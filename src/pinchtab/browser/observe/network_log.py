@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -64,6 +65,7 @@ class NetworkEntry:
     finished: bool = False
     failed: bool = False
     from_cache: bool = False
+    body: "RetainedBody | None" = None  # observe.retainBodies: the body, kept when the request finished
 
     def to_json(self, redact: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -89,6 +91,44 @@ class NetworkEntry:
             out["size"] = self.size
         if self.error:
             out["error"] = self.error
+        if self.body is not None:
+            out.update(self.body.flags())
+        return out
+
+
+@dataclass(slots=True)
+class RetainedBody:
+    """A response body kept in the log (PinchTab's retained bodies): pending while it is being read,
+    then kept (``text``), skipped (with the reason) or failed (``error``)."""
+
+    pending: bool = True
+    text: str | None = None
+    base64: bool = False
+    truncated: bool = False
+    skip_reason: str = ""
+    error: str = ""
+
+    def flags(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.text is not None:
+            out["bodyRetained"] = True
+        if self.pending:
+            out["bodyPending"] = True
+        if self.skip_reason:
+            out |= {"bodySkipped": True, "bodySkipReason": self.skip_reason}
+        if self.truncated:
+            out["bodyTruncated"] = True
+        return out
+
+    def answer(self) -> dict[str, Any]:
+        """What a detail request with body=true answers from it."""
+        out = self.flags()
+        if self.text is not None:
+            out |= {"responseBody": self.text, "bodySource": "retained"}
+            if self.base64:
+                out["base64Encoded"] = True
+        if self.error:
+            out["bodyError"] = self.error
         return out
 
 
@@ -102,9 +142,17 @@ class NetworkLog:
         self.entries: OrderedDict[str, NetworkEntry] = OrderedDict()
         self.inflight: set[str] = set()
         self.last_activity = time.monotonic()
+        self.retained_bytes = 0
+        # Called with each entry that changed (added, answered, finished, failed): /network/stream.
+        self.listeners: set[Callable[[NetworkEntry], None]] = set()
 
     def clear(self) -> None:
         self.entries.clear()
+        self.retained_bytes = 0
+
+    def _changed(self, entry: NetworkEntry) -> None:
+        for listener in list(self.listeners):
+            listener(entry)
 
     def get(self, request_id: str) -> NetworkEntry | None:
         return self.entries.get(request_id)
@@ -138,8 +186,11 @@ class NetworkLog:
     def _add(self, entry: NetworkEntry) -> None:
         self.entries[entry.request_id] = entry
         while len(self.entries) > self.size:
-            old_id, _ = self.entries.popitem(last=False)
+            old_id, old = self.entries.popitem(last=False)
             self.inflight.discard(old_id)
+            if old.body is not None and old.body.text is not None:
+                self.retained_bytes -= len(old.body.text)
+        self._changed(entry)
 
     def on_response(self, p: dict[str, Any]) -> None:
         entry = self.entries.get(p.get("requestId", ""))
@@ -154,17 +205,20 @@ class NetworkLog:
         if p.get("type"):
             entry.resource_type = p["type"]
         self._touch()
+        self._changed(entry)
 
-    def on_finished(self, p: dict[str, Any]) -> None:
+    def on_finished(self, p: dict[str, Any]) -> NetworkEntry | None:
         rid = p.get("requestId", "")
         self.inflight.discard(rid)
         self._touch()
         entry = self.entries.get(rid)
         if entry is None:
-            return
+            return None
         entry.finished = True
         entry.size = int(p.get("encodedDataLength") or 0)
         entry.duration_ms = max(0.0, (p.get("timestamp", entry.mono) - entry.mono) * 1000)
+        self._changed(entry)
+        return entry
 
     def on_failed(self, p: dict[str, Any]) -> NetworkEntry | None:
         rid = p.get("requestId", "")
@@ -176,6 +230,7 @@ class NetworkLog:
         entry.failed = True
         entry.error = p.get("errorText", "") + (" (blocked)" if p.get("blockedReason") else "")
         entry.duration_ms = max(0.0, (p.get("timestamp", entry.mono) - entry.mono) * 1000)
+        self._changed(entry)
         return entry
 
     # -- reading -----------------------------------------------------------------------------------

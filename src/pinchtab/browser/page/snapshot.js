@@ -149,7 +149,10 @@
     if (VALUE_ROLES.has(role)) {
       let v = null;
       if (tag === 'input' || tag === 'textarea') {
-        v = el.type === 'password' ? '\u2022'.repeat(el.value.length) : el.value;
+        // A password or one-time code shows that it is filled, not what it holds nor how long it is.
+        const ac = (el.getAttribute('autocomplete') || '').toLowerCase();
+        const secret = el.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(ac);
+        v = secret ? (el.value ? '\u2022'.repeat(8) : '') : el.value;
       } else if (tag === 'select') {
         const o = el.selectedOptions && el.selectedOptions[0];
         v = o ? o.text : '';

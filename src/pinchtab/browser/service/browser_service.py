@@ -22,7 +22,7 @@ from pinchtab.browser.core.cpu import off_loop
 from pinchtab.browser.core.popups import PopupWatch
 from pinchtab.browser.core.state_files import save_output
 from pinchtab.browser.core.ui_guard import report_blocked_pages
-from pinchtab.browser.core.urls import normalize_url
+from pinchtab.browser.core.urls import normalize_url, refuse_domain
 from pinchtab.browser.input import perform
 from pinchtab.browser.page import formatting, snapshot, snapshot_files, targets
 from pinchtab.browser.page.selectors import parse_selector
@@ -34,17 +34,20 @@ from pinchtab.browser.service.interaction import InteractionOps
 from pinchtab.browser.service.markup import MarkupOps
 from pinchtab.browser.service.media import MediaOps
 from pinchtab.browser.service.observe import ObserveOps
+from pinchtab.browser.service.scrape import ScrapeOps
 from pinchtab.browser.service.state import StateOps
 from pinchtab.browser.service.tab_control import TabControlOps
 from pinchtab.config import Config
 from pinchtab.errors import BadRequest, PinchtabError
+from pinchtab.secrets import Secrets
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
-                     InteractionOps, AuditOps, MediaOps):
+                     InteractionOps, AuditOps, MediaOps, ScrapeOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config
+        self.secrets = Secrets(config.security.secrets)
 
     @property
     def nav_timeout_ms(self) -> int:
@@ -78,7 +81,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         return await self.close_tab(m.CloseRequest(tab_id=req.tab_id))
 
     async def new_tab(self, url: str | None) -> dict[str, Any]:
-        target = normalize_url(url, self.config.security.allowed_schemes) if url else None
+        sec = self.config.security
+        target = normalize_url(url, sec.allowed_schemes) if url else None
+        if target is not None:
+            refuse_domain(target, sec.allowed_domains, sec.idpi.strict_mode)  # before a tab is opened
         tab = await self.browser.new_tab()
         if target is None:
             return {"tabId": tab.id, "url": "about:blank", "title": ""}
@@ -91,13 +97,16 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
     # -- navigation ------------------------------------------------------------------------------
 
     async def navigate(self, req: m.NavigateRequest) -> dict[str, Any]:
-        target = normalize_url(req.url, self.config.security.allowed_schemes)
+        sec = self.config.security
+        target = normalize_url(req.url, sec.allowed_schemes)
+        warning = refuse_domain(target, sec.allowed_domains, sec.idpi.strict_mode)
         # PinchTab's rule: without a tabId, a new tab (which becomes current); with one, that tab.
         # currentTab (the CLI's rule) loads it in the current tab instead.
         opens = req.new_tab or not (req.tab_id or req.current_tab)
         tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
         async with self.browser.use_tab(tab_id, create=True) as tab:
             self.browser.current_id = tab.id
+            self.browser.idle.cancel(tab.id)
             try:
                 out = await tab.navigate(
                     target,
@@ -108,6 +117,8 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     block_media=req.block_media,
                 )
                 out = downloads_policy.navigate_answer(out, self.config)
+                if warning:
+                    out["idpiWarning"] = warning
                 if req.snap or req.snap_diff:
                     out["snapshot"] = await self._snapshot_after(tab, diff=req.snap_diff)
                 return out
@@ -141,6 +152,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             snap = await snapshot.capture(tab, interactive=req.interactive, selector=req.selector, depth=req.depth,
                                           element=element)
             previous = tab.refs.replace(snap)
+            self.browser.idle.arm(tab.id)
         if req.diff:
             def shape() -> dict[str, Any] | str:
                 changes = formatting.diff_snapshots(previous, snap)
@@ -181,6 +193,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         mark = self.browser.ui_guard.mark()
         async with self.browser.use_tab(req.tab_id) as tab:
             out = await self._perform(tab, req)
+            self.browser.idle.arm(tab.id)
         return await report_blocked_pages(self.browser.ui_guard, mark, [req], out)
 
     async def _perform(self, tab: Any, req: m.ActionRequest) -> dict[str, Any]:
@@ -190,6 +203,11 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         auto-switch); a tab the page opened on its own (on pointerdown, from a timer) stays
         open behind, ``"current": false``. With ``autoSwitch: false`` it is closed again and
         named in ``closedTab``."""
+        if req.secret is not None:
+            if "secret" not in m.ACTION_SPECS_BY_NAME[req.kind].fields:
+                raise BadRequest(f"{req.kind} takes no secret (type, fill, keyboard-type and keyboard-inserttext do)",
+                                 "invalid_field")
+            req = req.model_copy(update={"text": self.secrets.value(req.secret), "value": None})
         watch = PopupWatch(self.browser, tab)
         await watch.arm()
         try:
@@ -235,6 +253,7 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     continue
                 results.append({"index": i, "success": True, "result": done} if recorded else done)
             page = await self._snapshot_after(tab, diff=req.snap_diff) if req.snap or req.snap_diff else None
+            self.browser.idle.arm(tab.id)
         if recorded:
             ok = sum(r["success"] for r in results)
             out = {"results": results, "total": len(req.actions), "successful": ok, "failed": len(req.actions) - ok}
@@ -248,8 +267,10 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
 
     async def text(self, req: m.TextQuery) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
-            return await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
-                                               max_chars=req.max_chars)
+            out = await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
+                                              max_chars=req.max_chars)
+            self.browser.idle.arm(tab.id)
+            return out
 
     async def screenshot(self, req: m.ScreenshotQuery) -> Blob | dict[str, Any]:
         if req.annotate:

@@ -51,6 +51,14 @@ class EmulationOps:
             await emu.extra_headers(tab, req.headers)
             return {"tabId": tab.id, "headers": sorted(req.headers), "status": "applied"}
 
+    async def emulate_credentials(self, req: r.CredentialsRequest) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            creds = (req.username, req.password) if req.username else None
+            await tab.observer.interceptor.set_credentials(creds)
+            if creds is None:
+                return {"tabId": tab.id, "status": "cleared"}
+            return {"tabId": tab.id, "username": req.username, "status": "applied"}
+
     async def emulate_media(self, req: r.MediaRequest) -> dict[str, Any]:
         async with self.browser.use_tab(req.tab_id) as tab:
             await _set_media(tab, req.feature, req.value)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from pinchtab import __version__
 from pinchtab.models import observe as r
+from pinchtab.browser.core.state_files import safe_file, state_folder
+from pinchtab.browser.observe import network_stream
 from pinchtab.browser.observe.interception import make_rule
-from pinchtab.browser.observe.network_log import broken_assets, har_entry, har_log
+from pinchtab.browser.observe.network_log import NetworkEntry, broken_assets, har_entry, har_log
 from pinchtab.cdp import CDPError
+from pinchtab.config import Config
 from pinchtab.errors import NotFound
-from pinchtab.models import TabScoped
+from pinchtab.models import EventStream, TabScoped
 
 if TYPE_CHECKING:
     from pinchtab.browser.core.browser import Browser
@@ -20,6 +25,7 @@ if TYPE_CHECKING:
 
 class ObserveOps:
     browser: "Browser"
+    config: Config
 
     async def _observed(self, tab_id: str | None) -> "Tab":
         # Reading a log needs no tab lock (nothing is sent to the page); the tab must exist.
@@ -55,7 +61,8 @@ class ObserveOps:
             broken = broken_assets(self._select(tab, req))
             return {"tabId": tab.id, "broken": broken, "count": len(broken)}
         entries = [e.to_json(req.redact) for e in self._select(tab, req)]
-        return {"tabId": tab.id, "entries": entries, "count": len(entries)}
+        # "items" too: PinchTab answers both names.
+        return {"tabId": tab.id, "entries": entries, "items": entries, "count": len(entries)}
 
     async def network_detail(self, req: r.NetworkDetailQuery) -> dict[str, Any]:
         tab = await self._observed(req.tab_id)
@@ -63,20 +70,42 @@ class ObserveOps:
         if entry is None:
             raise NotFound(f"request {req.request_id} is not in this tab's network log (GET /network lists it)",
                            "request_not_found")
+        if req.body and entry.finished and not entry.failed and entry.body is not None:
+            if req.body_mode == "retained-preferred" and entry.body.pending:
+                await self._settled(tab, entry, req.timeout_ms / 1000)
         out: dict[str, Any] = {"tabId": tab.id, "entry": entry.to_json(req.redact)}
-        if req.body:
-            if not entry.finished or entry.failed:
-                out["bodyError"] = "the request has not finished" if not entry.failed else "the request failed"
-            else:
-                try:
-                    body = await tab.observer.response_body(entry.request_id)
-                    out["responseBody"] = body["body"]
-                    out["bodySource"] = "live"
-                    if body["base64Encoded"]:
-                        out["base64Encoded"] = True
-                except CDPError as exc:
-                    out["bodyError"] = exc.cdp_message
+        if not req.body:
+            return out
+        if not entry.finished or entry.failed:
+            out["bodyError"] = "the request has not finished" if not entry.failed else "the request failed"
+        elif req.body_mode != "live-only" and entry.body is not None and (
+                entry.body.text is not None or entry.body.pending or entry.body.error or req.body_mode == "retained-only"):
+            out.update(entry.body.answer())
+        elif req.body_mode == "retained-only":
+            out.update({"bodySkipped": True, "bodySkipReason": "retention disabled (observe.retainBodies)"})
+        else:
+            try:
+                body = await tab.observer.response_body(entry.request_id)
+                out["responseBody"] = body["body"]
+                out["bodySource"] = "live"
+                if body["base64Encoded"]:
+                    out["base64Encoded"] = True
+            except CDPError as exc:
+                out["bodyError"] = exc.cdp_message
         return out
+
+    async def _settled(self, tab: "Tab", entry: NetworkEntry, timeout: float) -> None:
+        """Until the entry's retained body is read (or ``timeout`` s have passed)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while entry.body is not None and entry.body.pending and (left := end - loop.time()) > 0:
+            settled = tab.observer.body_settled  # taken before the check above is stale: no missed wake-up
+            if not entry.body.pending:
+                return
+            try:
+                await asyncio.wait_for(settled.wait(), left)
+            except asyncio.TimeoutError:
+                return
 
     async def network_clear(self, req: TabScoped) -> dict[str, Any]:
         if req.tab_id:
@@ -91,16 +120,41 @@ class ObserveOps:
         tab = await self._observed(req.tab_id)
         entries = []
         for e in self._select(tab, req):
-            body = None
-            if req.body and e.finished and not e.failed:
-                try:
-                    body = await tab.observer.response_body(e.request_id)
-                except CDPError:
-                    body = None
+            body = await self._export_body(tab, e) if req.body and e.finished and not e.failed else None
             entries.append(har_entry(e, redact=req.redact, body=body))
+        if req.output == "file":
+            name = req.path or time.strftime(f"network-%Y%m%d-%H%M%S.{'har' if req.format == 'har' else 'ndjson'}")
+            out = network_stream.ExportFile(self._export_path(name), req.format, __version__)
+            for entry in entries:
+                out.add(entry)
+            return {"path": out.close(keep_empty=True), "entries": out.count, "format": req.format}
         if req.format == "ndjson":
             return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries)
         return har_log(entries, __version__)
+
+    def _export_path(self, name: str) -> Any:
+        return safe_file(state_folder(self.config, "exports"), name.rsplit("/", 1)[-1])
+
+    async def _export_body(self, tab: "Tab", e: NetworkEntry) -> dict[str, Any] | None:
+        if e.body is not None and e.body.text is not None:
+            return {"body": e.body.text, "base64Encoded": e.body.base64}
+        try:
+            return await tab.observer.response_body(e.request_id)
+        except CDPError:
+            return None
+
+    async def network_stream(self, req: r.NetworkStreamQuery) -> EventStream:
+        tab = await self._observed(req.tab_id)
+        return EventStream(network_stream.network_events(tab.observer.network, req))
+
+    async def network_export_stream(self, req: r.NetworkExportStreamQuery) -> EventStream:
+        tab = await self._observed(req.tab_id)
+        out = network_stream.ExportFile(self._export_path(req.path), req.format, __version__)
+
+        async def body(e: NetworkEntry) -> dict[str, Any] | None:
+            return await self._export_body(tab, e)
+
+        return EventStream(network_stream.export_events(tab.observer.network, req, out, body if req.body else None))
 
     # -- routes --------------------------------------------------------------------------------------
 

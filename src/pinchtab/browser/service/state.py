@@ -49,20 +49,20 @@ class StateOps:
         return {"states": states, "count": len(states)}
 
     async def show_state(self, req: r.StateName) -> dict[str, Any]:
-        return saved_state.load(self._state_dir, req.name)
+        return saved_state.load(self._state_dir, req.name, self.config.security.state_encryption_key)
 
     async def save_state(self, req: r.StateSave) -> dict[str, Any]:
-        if req.encrypt:
-            raise BadRequest("encrypted state files are not supported; files are written with mode 0600",
-                             "encryption_unsupported")
+        key = self.config.security.state_encryption_key
+        if req.encrypt and not key:
+            raise BadRequest("encrypt needs security.stateEncryptionKey in the config", "encryption_key_missing")
         name = req.name or saved_state.default_name()
         saved_state.path_for(self._state_dir, name)  # a bad name is refused before the page is read
         async with self.browser.use_tab(req.tab_id) as tab:
             taken = await saved_state.current(tab)
-        return saved_state.save(self._state_dir, name, taken, req.metadata)
+        return saved_state.save(self._state_dir, name, taken, req.metadata, key, req.encrypt)
 
     async def load_state(self, req: r.StateLoad) -> dict[str, Any]:
-        doc = saved_state.load(self._state_dir, req.name)
+        doc = saved_state.load(self._state_dir, req.name, self.config.security.state_encryption_key)
         async with self.browser.use_tab(req.tab_id, create=True) as tab:
             done = await saved_state.restore(tab, doc)
         return {"name": req.name, "tabId": tab.id, "loaded": True, **done}

@@ -49,11 +49,12 @@ def _plain(value: Any) -> Any:
 
 
 def route_args(route_name: str) -> tuple[Arg, ...]:
-    """Every field of the route's request model, ``tabId`` first as the model has it."""
+    """Every field of the route's request model, ``tabId`` first as the model has it; not
+    ``browser`` (every tab route takes it, and Chromium is the one engine here)."""
     model = ROUTES_BY_NAME[route_name].request
     if model is None:
         return ()
-    return tuple(TAB if attr == "tab_id" else field(model, attr) for attr in model.model_fields)
+    return tuple(TAB if attr == "tab_id" else field(model, attr) for attr in model.model_fields if attr != "browser")
 
 
 def call_route(route_name: str) -> Runner:

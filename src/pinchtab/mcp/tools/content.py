@@ -11,7 +11,7 @@ from mcp_types import ImageContent
 from pinchtab import models
 from pinchtab.client import AsyncClient
 from pinchtab.mcp.tools.common import TAB, as_int
-from pinchtab.mcp.tools.registry import ToolOutput, define, field
+from pinchtab.mcp.tools.registry import ToolOutput, define, field, own
 
 tool = define("content")
 
@@ -40,6 +40,22 @@ async def _pdf(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     data = await c.pdf(a["tabId"], landscape=bool(a["landscape"]), scale=a["scale"], page_ranges=a["pageRanges"])
     return base64.b64encode(data).decode()
 
+
+def _commas(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+async def _scrape(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    body = {"url": a["url"], "preview": a["preview"], "only": _commas(a["only"]), "maxPages": as_int(a["maxPages"]),
+            "maxPerPattern": as_int(a["maxPerPattern"]), "includePatterns": _commas(a["include"]),
+            "excludePatterns": _commas(a["exclude"]), "concurrency": as_int(a["concurrency"]),
+            "enrichAll": a["enrichAll"], "noBrowser": a["noBrowser"], "timeoutSeconds": a["timeoutSeconds"],
+            "browser": a["browser"]}
+    return await c.call("scrape", None, wait_ms=SCRAPE_WAIT_MS, **{k: v for k, v in body.items() if v is not None})
+
+
+SCRAPE_WAIT_MS = 900_000  # a multi-page crawl takes minutes (the server bounds a run at 15)
+_S = models.ScrapeRequest
 
 TOOLS = (
     tool(
@@ -87,6 +103,22 @@ TOOLS = (
         "secure, sameSite}. Requires security.allowCookies in the PinchTab config.",
         args=(TAB,),
         run=lambda c, a: c.cookies(a["tabId"]),
+        read_only=True,
+    ),
+    tool(
+        name="pinchtab_scrape",
+        description="Crawl a whole site to a page tree of markdown via /scrape: HTTP first, only thin, blocked or "
+        "failed pages are rendered in the browser; each page's source says which. preview=true gives a cheap outline "
+        "(charCount and snippet per page, no bodies, no browser); only (comma-separated URLs) then expands chosen "
+        "pages at full fidelity. Full reports can be large: preview first, then expand.",
+        args=(field(_S, "url"), field(_S, "preview"),
+              own("only", str, "Comma-separated URLs to scrape at full fidelity instead of discovering the site."),
+              field(_S, "max_pages", type=float), field(_S, "max_per_pattern", type=float),
+              own("include", str, "Comma-separated regular expressions: only URLs matching one."),
+              own("exclude", str, "Comma-separated regular expressions: skip URLs matching one."),
+              field(_S, "concurrency", type=float), field(_S, "enrich_all"), field(_S, "no_browser"),
+              field(_S, "timeout_seconds"), field(_S, "browser")),
+        run=_scrape,
         read_only=True,
     ),
 )

@@ -19,6 +19,12 @@ async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
                             selector=a["selector"])
 
 
+async def _frame(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    if a["target"] is None:
+        return await c.frame(tab_id=a["tabId"])
+    return await c.set_frame(a["target"], tab_id=a["tabId"])
+
+
 TOOLS = (
     tool(
         name="pinchtab_snapshot",
@@ -46,5 +52,13 @@ TOOLS = (
         run=lambda c, a: c.find(a["query"], tab_id=a["tabId"]),
         read_only=True,
         core=True,
+    ),
+    tool(
+        name="pinchtab_frame",
+        description="Get (no target) or set the tab's frame scope: selector-based actions, pinchtab_snapshot and "
+        "pinchtab_get_text then work inside that iframe; target main resets it.",
+        args=(TAB, field(models.FrameRequest, "target", required=False,
+                         description="main, a snapshot ref or selector of an iframe, or a frame name or URL.")),
+        run=_frame,
     ),
 )
