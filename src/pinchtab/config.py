@@ -171,6 +171,19 @@ class InstancesConfig(_Section):
     proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
 
 
+class ActivityConfig(_Section):
+    """The server's activity log (GET /api/activity, the dashboard's agents page): every request
+    through it, with its agent (X-Agent-Id), tab, target, status and duration, kept in memory."""
+
+    enabled: bool = True
+    # Requests (and agent feed events) kept; the oldest drop first.
+    max_events: int = Field(5000, ge=10, le=1_000_000)
+
+
+class ObservabilityConfig(_Section):
+    activity: ActivityConfig = Field(default_factory=ActivityConfig)
+
+
 class McpConfig(_Section):
     # The tools `pinchtab mcp` offers (its --tools flag wins): all, or a comma list of core and
     # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect).
@@ -186,6 +199,7 @@ class Config(_Section):
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    observability: ObservabilityConfig = Field(default_factory=ObservabilityConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""

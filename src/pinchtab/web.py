@@ -90,14 +90,34 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 class TokenAuth:
-    """Bearer-token check on every route but the public ones (pure ASGI: no per-request task)."""
+    """Bearer-token check on every route but the public ones (pure ASGI: no per-request task).
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+    The server adds its dashboard's public paths (``public``, ``public_prefix``) and accepts its
+    login cookie (``cookie``: name and value) in place of the header; the Origin check of
+    ``RequestGuard`` still refuses other sites' pages, so the cookie cannot be used by them.
+    """
+
+    def __init__(self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset(),
+                 public_prefix: str | None = None, cookie: tuple[str, str] | None = None) -> None:
         self.app = app
         self.expected = f"Bearer {token}".encode() if token else None
+        self.public = PUBLIC_PATHS | public
+        self.public_prefix = public_prefix
+        self.cookie = f"{cookie[0]}={cookie[1]}".encode() if cookie else None
+
+    def _public(self, path: str) -> bool:
+        return path in self.public or (self.public_prefix is not None and path.startswith(self.public_prefix))
+
+    def _has_cookie(self, scope: Scope) -> bool:
+        if self.cookie is None:
+            return False
+        for name, value in scope["headers"]:
+            if name == b"cookie":
+                return any(hmac.compare_digest(part.strip(), self.cookie) for part in value.split(b";"))
+        return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.expected is None or scope["type"] != "http" or scope["path"] in PUBLIC_PATHS:
+        if self.expected is None or scope["type"] != "http" or self._public(scope["path"]):
             await self.app(scope, receive, send)
             return
         given = b""
@@ -105,7 +125,7 @@ class TokenAuth:
             if name == b"authorization":
                 given = value
                 break
-        if hmac.compare_digest(given, self.expected):
+        if hmac.compare_digest(given, self.expected) or self._has_cookie(scope):
             await self.app(scope, receive, send)
             return
         message = "missing or wrong token: send Authorization: Bearer <token>"

@@ -364,3 +364,54 @@ class RouteMethods:
             prop: str | None = None) -> Any:
         """GET /styles: Computed styles of an element (or the document's root)."""
         return self.call("styles", tab_id, selector=selector, ref=ref, prop=prop)
+
+    def activity_log(self, *, tab_id: str | None = None, limit: int | None = None,
+            age_sec: int | None = None, since: str | None = None, until: str | None = None,
+            agent_id: str | None = None, instance_id: str | None = None, action: str | None = None,
+            path_prefix: str | None = None, source: str | None = None, request_id: str | None = None,
+            session_id: str | None = None) -> Any:
+        """GET /api/activity: Recent requests, oldest first: method, path, status, durationMs, agentId, tabId,
+        action, target (a bounded log: observability.activity.maxEvents). Defaults: limit=200.
+        """
+        return self.call("activity_log", tab_id, limit=limit, age_sec=age_sec, since=since, until=until, agent_id=agent_id, instance_id=instance_id, action=action, path_prefix=path_prefix, source=source, request_id=request_id, session_id=session_id)
+
+    def agents(self) -> Any:
+        """GET /api/agents: The agents seen (X-Agent-Id), most recently active first."""
+        return self.call("agents", None)
+
+    def agent(self, agent_id: str, *, mode: Literal["tool_calls", "progress", "both"] | None = None) -> Any:
+        """GET /api/agents/{agent_id}: One agent and its recent events. Defaults: mode="both"."""
+        return self.call("agent", None, agent_id=agent_id, mode=mode)
+
+    def agent_events(self, agent_id: str, *, mode: Literal["tool_calls", "progress", "both"] | None = None) -> Any:
+        """GET /api/agents/{agent_id}/events: One agent's events as server-sent events: its recent ones, then
+        each as it happens. Defaults: mode="tool_calls".
+        """
+        return self.call("agent_events", None, agent_id=agent_id, mode=mode)
+
+    def report_agent_event(self, agent_id: str, message: str, *, channel: Literal["progress"] | None = None,
+            progress: int | None = None, total: int | None = None, details: dict[str, Any] | None = None) -> Any:
+        """POST /api/agents/{agent_id}/events: An agent reports progress (a message) into its feed."""
+        return self.call("report_agent_event", None, agent_id=agent_id, message=message, channel=channel, progress=progress, total=total, details=details)
+
+    def events(self, *, mode: Literal["tool_calls", "progress", "both"] | None = None,
+            agent_id: str | None = None, memory: bool | None = None) -> Any:
+        """GET /api/events: The dashboard's server-sent events: init (agents), action and progress (agent
+        events), monitoring (instances and tabs, on change), system (instance lifecycle). Defaults:
+        mode="tool_calls".
+        """
+        return self.call("events", None, mode=mode, agent_id=agent_id, memory=memory)
+
+    def effective_config(self) -> Any:
+        """GET /api/config: The server's effective configuration (the token is never shown: tokenSet says
+        whether one is).
+        """
+        return self.call("effective_config", None)
+
+    def login(self, token: str) -> Any:
+        """POST /api/auth/login: Check the server token and set the dashboard's HttpOnly session cookie."""
+        return self.call("login", None, token=token)
+
+    def logout(self) -> Any:
+        """POST /api/auth/logout: Clear the dashboard's session cookie."""
+        return self.call("logout", None)

@@ -99,3 +99,13 @@ def delete_profile(ctx: Ctx, profile_id: str) -> None:
       pinchtab profiles delete prof_1a2b3c4d
     """
     ctx.out(ctx.client.delete_profile(profile_id), lambda v: f"deleted {profile_id}")
+
+
+group("agents", MANAGE, """List the agents the server has seen (X-Agent-Id), or show one with its recent events.
+
+    \b
+    Example:
+      pinchtab agents
+      pinchtab agents show bosch
+      pinchtab activity --agent-id bosch --limit 20
+    """, lists=True)
