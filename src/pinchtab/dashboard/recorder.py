@@ -27,6 +27,8 @@ MAX_TARGET_CHARS = 200
 _QUIET_PREFIXES = ("/api/", "/dashboard", "/docs", "/redoc")
 _QUIET_PATHS = frozenset({"/", "/health", "/openapi.json", "/help", "/favicon.ico", "/docs"})
 _TARGET_FIELDS = ("ref", "selector", "url", "query", "key", "text", "value", "expression")
+# Answers whose "url" is the page's (elsewhere it may be a logged request's, a link's, ...).
+_PAGE_ANSWERS = frozenset({"navigate", "tab", "back", "forward", "reload", "snapshot", "text"})
 _TAB_IN_ANSWER = re.compile(rb'"tabId"\s*:\s*"([^"\\]{1,200})"')
 _URL_IN_ANSWER = re.compile(rb'"url"\s*:\s*"([^"\\]{1,2000})"')
 
@@ -70,6 +72,8 @@ def describe(path: str, query: dict[str, list[str]], body: dict[str, Any]) -> di
         if value not in (None, ""):
             out["target"] = str(value)[:MAX_TARGET_CHARS]
             break
+    if "target" not in out and isinstance(fields.get("x"), (int, float)) and isinstance(fields.get("y"), (int, float)):
+        out["target"] = f"({fields['x']:g}, {fields['y']:g})"
     if isinstance(fields.get("ref"), str):
         out["ref"] = fields["ref"]
     if isinstance(fields.get("url"), str):
@@ -137,6 +141,7 @@ class ActivityRecorder:
         if answer and len(answer) <= SCAN_LIMIT:
             if "tabId" not in event and (tab := _TAB_IN_ANSWER.search(answer)):
                 event["tabId"] = tab.group(1).decode("utf-8", "replace")
-            if status < 400 and (url := _URL_IN_ANSWER.search(answer)):
+            page_answer = scope["path"].rstrip("/").rsplit("/", 1)[-1] in _PAGE_ANSWERS
+            if status < 400 and page_answer and (url := _URL_IN_ANSWER.search(answer)):
                 event["url"] = url.group(1).decode("utf-8", "replace")
         self.log.record(event)

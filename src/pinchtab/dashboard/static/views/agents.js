@@ -11,7 +11,7 @@ function row(e) {
     h("td", {}, time(e.timestamp)),
     h("td", {}, e.agentId),
     h("td", {}, e.channel === "progress" ? "progress" : d.action || e.type),
-    h("td", { class: "mono" }, e.method ? `${e.method} ${e.path}` : ""),
+    h("td", { class: "mono" }, e.method ? `${e.method} ${e.path.replace(/^\/tabs\/([^/]{8})[^/]+/, "/tabs/$1…")}` : ""),
     h("td", { class: "mono" }, target),
     h("td", { class: statusClass(d.status ?? 0) }, d.status ?? ""),
     h("td", {}, d.durationMs !== undefined ? `${d.durationMs} ms` : ""),

@@ -16,7 +16,7 @@ export function render(main, [tabId]) {
   const url = h("div", { class: "url" });
   const status = h("span", { class: "small", id: "live-status" }, "connecting…");
   const error = h("p", { class: "error" });
-  const canvas = h("canvas", { id: "live", tabindex: "0", width: "800", height: "600" });
+  const canvas = h("canvas", { id: "live", width: "800", height: "600" });
   const still = h("img", { id: "still", alt: "", hidden: true });
   const takeBtn = h("button", { id: "takeover" }, "Take over");
   const logs = h("div", { class: "logs" });
@@ -25,9 +25,9 @@ export function render(main, [tabId]) {
   let taken = false;
   let lastVersion = -1;
 
+  const wrap = h("div", { class: "live-wrap", tabindex: "0" }, canvas, still); // takes the keys when taken over
   main.append(h("a", { href: "#/tabs", class: "small" }, "← all tabs"), title, url,
-    h("div", { class: "live-bar" }, takeBtn, status), error, h("div", { class: "live-wrap" }, canvas, still),
-    pick, logs);
+    h("div", { class: "live-bar" }, takeBtn, status), error, wrap, pick, logs);
 
   // -- live view ------------------------------------------------------------------------------
   const ctx = canvas.getContext("2d");
@@ -90,25 +90,33 @@ export function render(main, [tabId]) {
     } catch (err) { error.textContent = String(err.message || err); }
     takeBtn.textContent = taken ? "Hand back" : "Take over";
     canvas.classList.toggle("taken", taken);
-    if (taken) canvas.focus();
+    still.classList.toggle("taken", taken);
+    if (taken) wrap.focus({ preventScroll: true });
   };
   takeBtn.addEventListener("click", () => setTaken(!taken));
+  // The view shown (frames on the canvas, else the screenshot) and its pixel size: a click is sent
+  // in those pixels with frameW/frameH, which the server scales to the page's CSS viewport.
+  const view = () => (canvas.hidden ? { el: still, w: still.naturalWidth, h: still.naturalHeight }
+    : { el: canvas, w: canvas.width, h: canvas.height });
   const point = (e) => {
-    const r = canvas.getBoundingClientRect();
-    return { x: Math.round(((e.clientX - r.left) / r.width) * canvas.width),
-      y: Math.round(((e.clientY - r.top) / r.height) * canvas.height), frameW: canvas.width, frameH: canvas.height };
+    const { el, w, h: ht } = view();
+    const r = el.getBoundingClientRect();
+    return { x: Math.round(((e.clientX - r.left) / r.width) * w), y: Math.round(((e.clientY - r.top) / r.height) * ht),
+      frameW: w, frameH: ht };
   };
-  canvas.addEventListener("click", (e) => {
-    if (!taken) return;
-    canvas.focus();
-    act({ kind: "click", ...point(e), hasXY: true });
-  });
-  canvas.addEventListener("wheel", (e) => {
-    if (!taken) return;
-    e.preventDefault();
-    act({ kind: "mouse-wheel", ...point(e), hasXY: true, deltaY: Math.round(e.deltaY) });
-  }, { passive: false });
-  canvas.addEventListener("keydown", (e) => {
+  for (const el of [canvas, still]) {
+    el.addEventListener("click", (e) => {
+      if (!taken) return;
+      wrap.focus({ preventScroll: true });
+      act({ kind: "click", ...point(e), hasXY: true });
+    });
+    el.addEventListener("wheel", (e) => {
+      if (!taken) return;
+      e.preventDefault();
+      act({ kind: "mouse-wheel", ...point(e), hasXY: true, deltaY: Math.round(e.deltaY) });
+    }, { passive: false });
+  }
+  wrap.addEventListener("keydown", (e) => {
     if (!taken) return;
     e.preventDefault();
     if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) return act({ kind: "keyboard-inserttext", text: e.key });
@@ -120,19 +128,19 @@ export function render(main, [tabId]) {
   const loaders = {
     console: async () => {
       const data = await api(`/tabs/${enc}/console?limit=200`);
-      return table(["Time", "Level", "Message"], (data.messages || data.entries || []).map((m) =>
+      return table(["Time", "Level", "Message"], (data.console || []).map((m) =>
         h("tr", {}, h("td", {}, time(m.timestamp || m.time)), h("td", {}, m.level || m.type || ""),
           h("td", { class: "mono" }, m.message || m.text || ""))), "No console messages.");
     },
     errors: async () => {
       const data = await api(`/tabs/${enc}/errors?limit=200`);
-      return table(["Time", "Error", "Where"], (data.errors || data.entries || []).map((m) =>
+      return table(["Time", "Error", "Where"], (data.errors || []).map((m) =>
         h("tr", {}, h("td", {}, time(m.timestamp || m.time)), h("td", { class: "mono bad" }, m.message || m.text || ""),
           h("td", { class: "small" }, m.url || m.source || ""))), "No errors.");
     },
     network: async () => {
       const data = await api(`/tabs/${enc}/network?limit=200`);
-      return table(["Method", "Status", "Type", "URL", "ms"], (data.entries || data.requests || []).map((r) =>
+      return table(["Method", "Status", "Type", "URL", "ms"], (data.entries || []).map((r) =>
         h("tr", {}, h("td", {}, r.method || ""), h("td", { class: statusClass(r.status || 0) }, r.status ?? (r.failed ? "failed" : "…")),
           h("td", {}, r.resourceType || r.type || ""), h("td", { class: "mono" }, r.url || ""),
           h("td", {}, r.durationMs ?? r.duration ?? ""))), "No requests.");
