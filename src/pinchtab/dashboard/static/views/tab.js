@@ -50,11 +50,17 @@ export function render(main, [tabId]) {
     drawing = false;
     drawFrame();
   };
+  let stillSize = null; // the shown screenshot's pixels (an <img> loading a new src reports 0)
   const showStill = () => { // no screencast (off, or not supported): a screenshot per change
     canvas.hidden = true;
     still.hidden = false;
     const t = info();
-    still.src = screenshotUrl(tabId, `${t ? t.version : 0}-${Date.now()}`, 1);
+    const next = new Image();
+    next.onload = () => { // swapped in once loaded: no blank view, and clicks map to what is shown
+      stillSize = { w: next.naturalWidth, h: next.naturalHeight };
+      still.src = next.src;
+    };
+    next.src = screenshotUrl(tabId, `${t ? t.version : 0}-${Date.now()}`, 1);
   };
   const connect = () => {
     const q = new URLSearchParams({ tabId, quality: "60", maxWidth: "1280", fps: "10" });
@@ -96,7 +102,7 @@ export function render(main, [tabId]) {
   takeBtn.addEventListener("click", () => setTaken(!taken));
   // The view shown (frames on the canvas, else the screenshot) and its pixel size: a click is sent
   // in those pixels with frameW/frameH, which the server scales to the page's CSS viewport.
-  const view = () => (canvas.hidden ? { el: still, w: still.naturalWidth, h: still.naturalHeight }
+  const view = () => (canvas.hidden ? { el: still, w: stillSize && stillSize.w, h: stillSize && stillSize.h }
     : { el: canvas, w: canvas.width, h: canvas.height });
   const point = (e) => {
     const { el, w, h: ht } = view();
@@ -106,12 +112,12 @@ export function render(main, [tabId]) {
   };
   for (const el of [canvas, still]) {
     el.addEventListener("click", (e) => {
-      if (!taken) return;
+      if (!taken || !view().w) return;
       wrap.focus({ preventScroll: true });
       act({ kind: "click", ...point(e), hasXY: true });
     });
     el.addEventListener("wheel", (e) => {
-      if (!taken) return;
+      if (!taken || !view().w) return;
       e.preventDefault();
       act({ kind: "mouse-wheel", ...point(e), hasXY: true, deltaY: Math.round(e.deltaY) });
     }, { passive: false });
