@@ -91,6 +91,8 @@ class SecurityConfig(_Section):
     download_allowed_domains: list[str] = Field(default_factory=list)
     download_max_bytes: int = Field(20 << 20, ge=1)
     allow_clipboard: bool = False
+    # /screencast (a tab's live frames over a websocket) and /record: what a page shows, seen by others.
+    allow_screencast: bool = False
 
 
 class BrowserConfig(_Section):
@@ -156,6 +158,15 @@ class ObserveConfig(_Section):
     max_route_rules: int = Field(100, ge=1, le=10000)
 
 
+class RecordingConfig(_Section):
+    """Bounds of a /record recording (one per bridge); it stops itself at the first it reaches."""
+
+    max_duration_sec: float = Field(300.0, ge=1, le=3600)
+    max_frames: int = Field(3000, ge=1, le=100000)
+    # Distinct JPEG frames kept in memory until the recording is encoded.
+    max_bytes: int = Field(256 << 20, ge=1 << 20)
+
+
 class RestartPolicy(_Section):
     """How the server restarts a bridge that exited on its own (PinchTab's restart policy)."""
 
@@ -186,7 +197,7 @@ class ObservabilityConfig(_Section):
 
 class McpConfig(_Section):
     # The tools `pinchtab mcp` offers (its --tools flag wins): all, or a comma list of core and
-    # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect).
+    # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect, media).
     tools: str = "core"
 
 
@@ -197,6 +208,7 @@ class Config(_Section):
     find: FindConfig = Field(default_factory=FindConfig)
     discovery: DiscoveryConfig = Field(default_factory=DiscoveryConfig)
     observe: ObserveConfig = Field(default_factory=ObserveConfig)
+    recording: RecordingConfig = Field(default_factory=RecordingConfig)
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
     observability: ObservabilityConfig = Field(default_factory=ObservabilityConfig)

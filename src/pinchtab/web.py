@@ -117,7 +117,8 @@ class TokenAuth:
         return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.expected is None or scope["type"] != "http" or self._public(scope["path"]):
+        # Websockets (/screencast) carry the token in the same header, or the dashboard's cookie.
+        if self.expected is None or scope["type"] not in ("http", "websocket") or self._public(scope["path"]):
             await self.app(scope, receive, send)
             return
         given = b""
@@ -131,6 +132,9 @@ class TokenAuth:
         message = "missing or wrong token: send Authorization: Bearer <token>"
         response = error_response(401, message, "unauthorized")
         response.headers["WWW-Authenticate"] = "Bearer"
+        if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
         await response(scope, receive, send)
 
 

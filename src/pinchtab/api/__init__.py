@@ -6,8 +6,8 @@ Importing this package loads pydantic models only (no web framework, no browser)
 and the MCP server stay quick to import.
 """
 
-from pinchtab.api.route import Route
+from pinchtab.api.route import Route, Socket
 from pinchtab.models import Blob, Gate, Reply
-from pinchtab.api.routes import ROUTES, ROUTES_BY_NAME, bridge_routes, proxied_routes, route, server_routes
+from pinchtab.api.routes import ROUTES, ROUTES_BY_NAME, SOCKETS, bridge_routes, proxied_routes, route, server_routes
 
-__all__ = ["Blob", "Gate", "Reply", "Route", "ROUTES", "ROUTES_BY_NAME", "bridge_routes", "proxied_routes", "route", "server_routes"]
+__all__ = ["Blob", "Gate", "Reply", "Route", "Socket", "SOCKETS", "ROUTES", "ROUTES_BY_NAME", "bridge_routes", "proxied_routes", "route", "server_routes"]

@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Router
 
 from pinchtab.api.route import Route
-from pinchtab.models import Blob, Reply
+from pinchtab.models import Blob, Gate, Reply
 from pinchtab.errors import BadRequest, Forbidden, PinchtabError
 from pinchtab.web import FastJSON
 
@@ -41,10 +41,7 @@ def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Reques
             req = await parse_request(route, request)
             if route.leased and (owner := request.headers.get("x-owner", "").strip()):
                 req.owner = owner  # type: ignore[union-attr]  # the header wins, as in PinchTab
-            if route.gate is not None and not getattr(security, route.gate.attr, False):
-                denied = Forbidden(route.gate.message(), route.gate.code)
-                denied.extra["details"] = {"setting": f"security.{route.gate.key}"}
-                raise denied
+            check_gate(route.gate, security)
             value = await (handler(req) if route.request is not None else handler())
         except PinchtabError as exc:
             return FastJSON(exc.to_dict(), status_code=exc.status)
@@ -52,6 +49,14 @@ def _endpoint(route: Route, handler: Handler, security: Any) -> Callable[[Reques
 
     endpoint.__name__ = route.name
     return endpoint
+
+
+def check_gate(gate: Gate | None, security: Any) -> None:
+    """403 naming the ``security.*`` key while the gate is off."""
+    if gate is not None and not getattr(security, gate.attr, False):
+        denied = Forbidden(gate.message(), gate.code)
+        denied.extra["details"] = {"setting": f"security.{gate.key}"}
+        raise denied
 
 
 # -- requests --------------------------------------------------------------------------------------

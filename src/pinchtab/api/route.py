@@ -65,3 +65,18 @@ class Route:
 
     def paths(self) -> tuple[str, ...]:
         return (self.path, TAB_PREFIX + self.path) if self.tabbed else (self.path,)
+
+
+@dataclass(frozen=True)
+class Socket:
+    """A websocket of the API (``/screencast``): its query model and gate are read as a route's are;
+    it has no JSON answer, so no client method, MCP tool or CLI command derives from it. The server
+    passes it to the instance owning the tab, and serves ``/instances/{id}<path>`` and
+    ``/instances/{id}/proxy<path>`` for one instance."""
+
+    name: str
+    path: str
+    request: type[BaseModel]
+    summary: str
+    gate: Gate | None = None
+    description: str = ""

@@ -13,9 +13,11 @@ from fastapi import FastAPI
 
 import pinchtab
 from pinchtab import heap
-from pinchtab.api import Route, bridge_routes
+from pinchtab.api import SOCKETS, Route, bridge_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
+from pinchtab.api.sockets import mount_sockets
+from pinchtab.bridge.screencast import socket_handler_for
 from pinchtab.browser.core.browser import Browser
 from pinchtab.browser.service.browser_service import BrowserService
 from pinchtab.config import Config
@@ -65,6 +67,7 @@ def create_app(config: Config, browser: Browser | None = None) -> FastAPI:
     install_error_handlers(app)
     routes = bridge_routes()
     mount(app.router, routes, handler_for(service), config.security)
+    mount_sockets(app.router, SOCKETS, socket_handler_for(service), config.security)
     # Built on first use: pydantic schema generation that start-up need not wait for.
     app.openapi = functools.cache(  # type: ignore[method-assign]
         lambda: build_openapi(routes, title=app.title, version=app.version, description=DESCRIPTION))

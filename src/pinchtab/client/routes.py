@@ -365,6 +365,31 @@ class RouteMethods:
         """GET /styles: Computed styles of an element (or the document's root)."""
         return self.call("styles", tab_id, selector=selector, ref=ref, prop=prop)
 
+    def screencast_tabs(self) -> Any:
+        """GET /screencast/tabs: The tabs a screencast can show: id, url, title."""
+        return self.call("screencast_tabs", None)
+
+    def record_start(self, *, tab_id: str | None = None, format: Literal["gif", "webm", "mp4"] | None = None,
+            fps: int | None = None, quality: int | None = None, scale: float | None = None) -> Any:
+        """POST /record/start: Start recording a tab (one recording per bridge). Defaults: format="gif",
+        fps=5, quality=80, scale=1.0.
+        """
+        return self.call("record_start", tab_id, format=format, fps=fps, quality=quality, scale=scale)
+
+    def record_stop(self, *, discard: bool | None = None) -> Any:
+        """POST /record/stop: Stop the recording: it encodes in the background (discard: drop it)."""
+        return self.call("record_stop", None, discard=discard)
+
+    def record_status(self) -> Any:
+        """GET /record/status: The recording's state: idle, recording, encoding, finished (with its
+        outputPath), ....
+        """
+        return self.call("record_status", None)
+
+    def record_file(self, *, raw: bool | None = None) -> Any:
+        """GET /record/file: The finished recording's file."""
+        return self.call("record_file", None, raw=raw)
+
     def activity_log(self, *, tab_id: str | None = None, limit: int | None = None,
             age_sec: int | None = None, since: str | None = None, until: str | None = None,
             agent_id: str | None = None, instance_id: str | None = None, action: str | None = None,

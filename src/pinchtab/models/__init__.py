@@ -12,7 +12,7 @@ from pinchtab.models.base import (  # noqa: F401
     MAX_COORD, ApiModel, TAB_ID, MAX_OWNER_CHARS, Leased, Printable, TabScoped,
 )
 from pinchtab.models.gates import (  # noqa: F401
-    Gate, EVALUATE, COOKIES, DOWNLOAD, UPLOAD, CLIPBOARD, NETWORK_INTERCEPT, STATE_EXPORT,
+    Gate, EVALUATE, COOKIES, DOWNLOAD, UPLOAD, CLIPBOARD, NETWORK_INTERCEPT, STATE_EXPORT, SCREENCAST, RECORDING,
 )
 from pinchtab.models.replies import Blob, Reply  # noqa: F401
 from pinchtab.models.refs import REF_PATTERN, REF_PREFIX, as_ref, is_ref, ref_number  # noqa: F401
@@ -48,3 +48,6 @@ from pinchtab.models.orchestrator import (  # noqa: F401
     ProfileCreate, ProfileRef, InstanceStart, InstanceRef, InstanceTabOpen, InstanceLogs,
 )
 from pinchtab.models.attach import AttachBridge, AttachChrome  # noqa: F401
+from pinchtab.models.media import (  # noqa: F401
+    RECORD_FORMATS, ScreencastQuery, RecordStart, RecordStop, RecordFile, AnnotateQuery,
+)

@@ -31,7 +31,8 @@ class ActionKindSpec:
 
 
 ACTION_SPECS: tuple[ActionKindSpec, ...] = (
-    ActionKindSpec("click", "pointer", "point", ("mode", "button"), "Click an element with real mouse events"),
+    ActionKindSpec("click", "pointer", "point", ("mode", "button", "modifiers", "frame_w", "frame_h"),
+                   "Click an element with real mouse events"),
     ActionKindSpec("dblclick", "pointer", "point", (), "Double-click an element"),
     ActionKindSpec("hover", "pointer", "point", (), "Move the mouse over an element"),
     ActionKindSpec("drag", "pointer", "point", ("to_ref", "to_selector", "to_x", "to_y", "drag_x", "drag_y"),
@@ -42,7 +43,7 @@ ACTION_SPECS: tuple[ActionKindSpec, ...] = (
     ActionKindSpec("check", "form", "element", (), "Check a checkbox, radio or switch (no-op when checked)"),
     ActionKindSpec("uncheck", "form", "element", (), "Uncheck a checkbox or switch (no-op when unchecked)"),
     ActionKindSpec("focus", "form", "element", (), "Focus an element"),
-    ActionKindSpec("press", "keyboard", "optional", ("key",), "Press a key or combination (Enter, Control+a)"),
+    ActionKindSpec("press", "keyboard", "optional", ("key", "modifiers"), "Press a key or combination (Enter, Control+a)"),
     ActionKindSpec("keydown", "keyboard", "optional", ("key",), "Hold a key down until keyup"),
     ActionKindSpec("keyup", "keyboard", "optional", ("key",), "Release a held key"),
     ActionKindSpec("keyboard-type", "keyboard", "optional", ("text",), "Type text at the focused element"),
@@ -95,6 +96,13 @@ class ActionRequest(TabScoped, Leased):
     to_selector: str | None = Field(None, description="drag: the target's CSS selector.")
     to_x: float | None = Field(None, **_OFFSET, description="drag: the target's viewport x.")
     to_y: float | None = Field(None, **_OFFSET, description="drag: the target's viewport y.")
+    modifiers: int = Field(0, ge=0, le=15, description="Modifier keys held during a click or press, CDP's bit mask "
+                           "(Alt=1, Control=2, Meta=4, Shift=8), as the screencast take-over sends them.")
+    frame_w: float | None = Field(None, gt=0, le=MAX_COORD, allow_inf_nan=False,
+                                  description="click: x and y are pixels of a screencast frame this wide; they are "
+                                              "scaled to the CSS viewport (HiDPI frames are larger).")
+    frame_h: float | None = Field(None, gt=0, le=MAX_COORD, allow_inf_nan=False,
+                                  description="click: the screencast frame's height, with frameW.")
     mode: Literal["dom", "dispatch"] | None = Field(
         None, description="click delivery: omit for a real click (fails on a covered target), dom for "
         "element.click(), dispatch for synthetic pointer and mouse events on the target.")

@@ -33,3 +33,6 @@ CLIPBOARD = Gate("allowClipboard", "clipboard_disabled", "clipboard", "PINCHTAB_
 NETWORK_INTERCEPT = Gate("allowNetworkIntercept", "network_intercept_disabled", "network interception",
                          "PINCHTAB_ALLOW_NETWORK_INTERCEPT")
 STATE_EXPORT = Gate("allowStateExport", "state_export_disabled", "state export", "PINCHTAB_ALLOW_STATE_EXPORT")
+SCREENCAST = Gate("allowScreencast", "screencast_disabled", "screencast")
+# Recording captures the same frames; PinchTab names it apart in its 403.
+RECORDING = Gate("allowScreencast", "recording_disabled", "recording")

@@ -22,13 +22,15 @@ from pinchtab.server.discovery import Discovery
 from pinchtab.server.health import log_tail
 from pinchtab.server.instances import InstanceManager
 from pinchtab.server.profiles import ProfileStore
+from pinchtab.server.screencast import socket_handler_for, socket_paths
 from pinchtab.server.proxy import ProxyMiddleware, TabLocator
 from pinchtab.server.supervisor import Supervisor
 from pinchtab.server.tab_owners import TabOwners
 from pinchtab.server.upstream import Upstream
-from pinchtab.api import Reply, Route, proxied_routes, server_routes
+from pinchtab.api import SOCKETS, Reply, Route, proxied_routes, server_routes
 from pinchtab.api.dispatch import Handler, mount
 from pinchtab.api.openapi import build_openapi
+from pinchtab.api.sockets import mount_sockets
 from pinchtab.models import attach as a
 from pinchtab.models import orchestrator as o
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
@@ -100,6 +102,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
 
     own = server_routes()
     mount(app.router, own, lookup, config.security)
+    mount_sockets(app.router, SOCKETS, socket_handler_for(router, upstream), config.security, socket_paths)
     mount_dashboard(app.router)
     # The proxied routes are served by ProxyMiddleware; /openapi.json documents them from the same
     # table as the bridge's, so both describe the same parameters.

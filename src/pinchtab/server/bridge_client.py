@@ -8,7 +8,12 @@ import ssl
 
 
 class UpstreamError(Exception):
-    """The bridge could not be reached, timed out or answered garbage."""
+    """The bridge could not be reached, timed out or answered garbage (or refused a websocket:
+    ``status`` is its answer's)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def ssl_context(ca_file: str | None = None) -> ssl.SSLContext:

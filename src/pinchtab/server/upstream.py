@@ -152,6 +152,19 @@ class Upstream:
         except ValueError:
             return res.status, None
 
+    async def websocket(self, origin: str, target: str, headers: list[tuple[bytes, bytes]]) -> aiohttp.ClientWebSocketResponse:
+        """Open a websocket to ``origin`` (the bridge's ``/screencast``); its handshake refusal is an
+        ``UpstreamError`` naming the status."""
+        scheme = "wss" if origin.startswith("https") else "ws"
+        url = URL(scheme + origin[origin.index(":"):] + target, encoded=True)
+        head = {k.decode("latin-1"): v.decode("latin-1") for k, v in headers}
+        try:
+            return await self._client().ws_connect(url, headers=head, autoping=True, heartbeat=30.0)
+        except aiohttp.WSServerHandshakeError as exc:
+            raise UpstreamError(f"{origin} refused the websocket: {exc.status} {exc.message}", exc.status) from exc
+        except _ERRORS as exc:
+            raise UpstreamError(_describe(exc, origin)) from exc
+
     async def close(self) -> None:
         if self._session is not None:
             await self._session.close()

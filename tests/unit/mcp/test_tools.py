@@ -14,7 +14,7 @@ BY_NAME = {t.name: t for t in TOOLS}
 
 
 def test_uniquely_named_tools() -> None:
-    assert len(TOOLS) == len(BY_NAME) == 46
+    assert len(TOOLS) == len(BY_NAME) == 49
     assert all(name.startswith("pinchtab_") for name in BY_NAME)
 
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pinchtab.api.route import Route
 from pinchtab.api.routes import (
-    attach, core, dashboard, emulation, frames, inspect, interaction, markup, observe, orchestrator, state,
+    attach, core, dashboard, emulation, frames, inspect, interaction, markup, media, observe, orchestrator, state,
     tab_control,
 )
 
 ROUTES: tuple[Route, ...] = (
     core.ROUTES + interaction.ROUTES + orchestrator.ROUTES + attach.ROUTES + observe.ROUTES + emulation.ROUTES
-    + inspect.ROUTES + state.ROUTES + tab_control.ROUTES + frames.ROUTES + markup.ROUTES + dashboard.ROUTES
+    + inspect.ROUTES + state.ROUTES + tab_control.ROUTES + frames.ROUTES + markup.ROUTES + media.ROUTES
+    + dashboard.ROUTES
 )
+SOCKETS = media.SOCKETS
 
 ROUTES_BY_NAME: dict[str, Route] = {r.name: r for r in ROUTES}
 if len(ROUTES_BY_NAME) != len(ROUTES):

@@ -19,6 +19,7 @@ from pinchtab.errors import BadRequest, Timeout
 
 if TYPE_CHECKING:
     from pinchtab.browser.core.tab import Tab
+    from pinchtab.models import ActionRequest
 
 INPUT_TIMEOUT_S = 10.0
 BUTTON_BITS = {"left": 1, "right": 2, "middle": 4}
@@ -60,14 +61,24 @@ def current_pointer(tab: "Tab", kind: str) -> tuple[float, float]:
     return st.x, st.y
 
 
-async def send_clicks(tab: "Tab", x: float, y: float, count: int) -> None:
+async def send_clicks(tab: "Tab", x: float, y: float, count: int, modifiers: int = 0) -> None:
     """Move to (x, y) and click the left button ``count`` times (2: a double click)."""
-    events: list[dict[str, Any]] = [{"type": "mouseMoved", "x": x, "y": y}]
+    events: list[dict[str, Any]] = [{"type": "mouseMoved", "x": x, "y": y, "modifiers": modifiers}]
     for n in range(1, count + 1):
-        events.append({"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": n})
-        events.append({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": n})
+        events.append({"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": n,
+                       "modifiers": modifiers})
+        events.append({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": n,
+                       "modifiers": modifiers})
     # Chromium handles input events in order; sending them together saves round trips.
     await dispatch(tab, "Input.dispatchMouseEvent", events)
+
+
+async def frame_to_viewport(tab: "Tab", spec: "ActionRequest") -> "ActionRequest":
+    """x and y given in pixels of a screencast frame (frameW x frameH) -> CSS pixels of the viewport:
+    a HiDPI frame is larger than the viewport, and a take-over click must land where the person saw it."""
+    width, height = await tab.eval_in_world(VIEWPORT_JS)
+    x, y, frame_w, frame_h = spec.x or 0.0, spec.y or 0.0, spec.frame_w or width, spec.frame_h or height
+    return spec.model_copy(update={"x": x * width / frame_w, "y": y * height / frame_h})
 
 
 async def send_keys(tab: "Tab", events: list[dict[str, Any]]) -> None:

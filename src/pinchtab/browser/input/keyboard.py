@@ -24,7 +24,7 @@ async def press(tab: "Tab", spec: ActionRequest, target: Target) -> None:
     key, modifiers = parse_combo(spec.key or spec.text or "")
     if target.backend_id is not None:
         await focus_target(tab, target)
-    await send_keys(tab, key_events(key, modifiers))
+    await send_keys(tab, key_events(key, modifiers | spec.modifiers))
 
 
 @action("keydown")

@@ -58,7 +58,7 @@ async def click(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, An
     if spec.mode:
         return await _click_in_mode(tab, spec, target)
     x, y = await point(tab, target, check_disabled=True)
-    await send_clicks(tab, x, y, 1)
+    await send_clicks(tab, x, y, 1, spec.modifiers)
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.input.dispatch import frame_to_viewport
 from pinchtab.browser.input.target import Target, resolve_target
 from pinchtab.browser.page.ref_recovery import recover_ref
 from pinchtab.browser.page.refs import StaleRef
@@ -49,6 +50,8 @@ async def _run(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any
 
 
 async def perform_once(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> dict[str, Any]:
+    if spec.frame_w and spec.frame_h and spec.x is not None and spec.y is not None:
+        spec = await frame_to_viewport(tab, spec)
     target = await resolve_target(tab, spec)
 
     async def run() -> dict[str, Any] | None:

@@ -31,6 +31,7 @@ from pinchtab.browser.service.frames import FrameOps, text_source
 from pinchtab.browser.service.inspect import InspectOps
 from pinchtab.browser.service.interaction import InteractionOps
 from pinchtab.browser.service.markup import MarkupOps
+from pinchtab.browser.service.media import MediaOps
 from pinchtab.browser.service.observe import ObserveOps
 from pinchtab.browser.service.state import StateOps
 from pinchtab.browser.service.tab_control import TabControlOps
@@ -39,7 +40,7 @@ from pinchtab.errors import BadRequest, PinchtabError
 
 
 class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlOps, FrameOps, MarkupOps,
-                     InteractionOps):
+                     InteractionOps, MediaOps):
     def __init__(self, browser: Browser, config: Config) -> None:
         self.browser = browser
         self.config = config

@@ -13,7 +13,7 @@ starts with the spec's wording (see ``error_text``).
 
 from __future__ import annotations
 
-from pinchtab.mcp.tools import actions, content, files, inspection, navigation, observe, snapshot, tabs, waits
+from pinchtab.mcp.tools import actions, content, files, inspection, media, navigation, observe, snapshot, tabs, waits
 from pinchtab.mcp.tools.common import INVALID_URL, ToolInputError, check_url, error_fields, error_text
 from pinchtab.mcp.tools.registry import TOOL_ROUTES, Arg, ToolDef, ToolOutput, argument_model, input_schema
 from pinchtab.mcp.tools.waits import LOCAL_TOOLS
@@ -21,7 +21,7 @@ from pinchtab.mcp.tools.waits import LOCAL_TOOLS
 # Every tool, family by family (the order tools/list shows them in).
 TOOLS: tuple[ToolDef, ...] = (
     navigation.TOOLS + snapshot.TOOLS + actions.TOOLS + content.TOOLS + tabs.TOOLS + waits.TOOLS
-    + observe.TOOLS + files.TOOLS + inspection.TOOLS
+    + observe.TOOLS + files.TOOLS + inspection.TOOLS + media.TOOLS
 )
 # What `pinchtab mcp --tools` takes besides `all`: the default set, then each family.
 FAMILIES: tuple[str, ...] = ("core", *dict.fromkeys(t.family for t in TOOLS))

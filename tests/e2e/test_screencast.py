@@ -1,0 +1,122 @@
+"""/screencast through the server (a websocket relayed to the in-process default bridge), the
+take-over input a viewer sends through /action, /screencast/tabs, the gate, and /record."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from tests.e2e.test_server import ServerProc, running_server, wait_until
+
+# A page that repaints every 50 ms, so a screencast sends frames continuously.
+ANIMATE = ("setInterval(() => { document.body.style.background = ['#fdd', '#ddf'][Math.floor(Date.now() / 50) % 2] }, 50);"
+           " window.__clicks = []; addEventListener('click', e => __clicks.push([e.clientX, e.clientY, e.shiftKey])); 1")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    srv = ServerProc(tmp_path_factory.mktemp("screencast"),
+                     extra={"server": {"defaultInProcess": "on"}, "security": {"allowScreencast": True}})
+    yield from running_server(srv)
+
+
+@pytest.fixture(scope="module")
+def tab(server: ServerProc, pages: str) -> str:
+    res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html", "newTab": True})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": ANIMATE}).status_code == 200
+    return tab_id
+
+
+async def frames(url: str, count: int) -> list[bytes]:
+    async with connect(url, open_timeout=30) as ws:
+        return [await asyncio.wait_for(ws.recv(), 30) for _ in range(count)]  # type: ignore[misc]
+
+
+def test_frames_of_a_tab_through_the_server_and_by_instance(server: ServerProc, tab: str) -> None:
+    ws = server.url.replace("http", "ws")
+    got = asyncio.run(frames(f"{ws}/screencast?tabId={tab}&fps=10&quality=50&maxWidth=400", 3))
+    assert all(isinstance(f, bytes) and f[:3] == b"\xff\xd8\xff" for f in got), "JPEG frames"
+    instance = next(i for i in server.http.get("/instances").json()["instances"] if i.get("default"))["id"]
+    for path in (f"/instances/{instance}/screencast", f"/instances/{instance}/proxy/screencast"):
+        assert asyncio.run(frames(f"{ws}{path}?tabId={tab}&fps=10", 2))[0][:3] == b"\xff\xd8\xff"
+    listed = server.http.get("/screencast/tabs").json()
+    assert any(t["id"] == tab and t["title"] == "Buttons" for t in listed), listed
+    plain = server.http.get("/screencast")
+    assert plain.status_code == 426 and plain.json()["code"] == "websocket_required"
+
+
+def test_an_unknown_tab_is_refused_before_the_upgrade(server: ServerProc) -> None:
+    ws = server.url.replace("http", "ws")
+    with pytest.raises(InvalidStatus) as refused:
+        asyncio.run(frames(f"{ws}/screencast?tabId=NOPE", 1))
+    assert refused.value.response.status_code == 404
+
+
+def test_take_over_input_lands_where_the_frame_shows_it(server: ServerProc, tab: str) -> None:
+    size = server.http.post("/evaluate", json={"tabId": tab, "expression": "[innerWidth, innerHeight]"}).json()["result"]
+    # A click at frame pixel (200, 100) of a frame twice the viewport's size is CSS pixel (100, 50).
+    res = server.http.post("/action", json={"tabId": tab, "kind": "click", "x": 200, "y": 100, "frameW": size[0] * 2,
+                                            "frameH": size[1] * 2, "modifiers": 8})
+    assert res.status_code == 200, res.text
+    clicks = server.http.post("/evaluate", json={"tabId": tab, "expression": "__clicks"}).json()["result"]
+    assert clicks[-1] == [100, 50, True]
+
+
+def _record(server: ServerProc, tab: str, fmt: str) -> dict:
+    res = server.http.post("/record/start", json={"tabId": tab, "format": fmt, "fps": 10, "quality": 50, "scale": 0.5})
+    assert res.status_code == 200, res.text
+    assert res.json() == {"status": "recording", "format": fmt, "fps": 10, "quality": 50, "tabId": tab}
+    again = server.http.post("/record/start", json={"tabId": tab})
+    assert again.status_code == 409, "one recording per bridge"
+    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 5, 30, "five frames")
+    stop = server.http.post("/record/stop", json={})
+    assert stop.status_code == 200 and stop.json()["status"] == "encoding", stop.text
+    wait_until(lambda: server.http.get("/record/status").json()["state"] == "finished", 60, "the encoding")
+    status = server.http.get("/record/status").json()
+    assert status["outputPath"] == stop.json()["path"] and "error" not in status, status
+    return status
+
+
+def test_record_a_gif(server: ServerProc, tab: str) -> None:
+    from PIL import Image
+
+    assert server.http.post("/record/stop", json={}).status_code == 400, "nothing to stop"
+    status = _record(server, tab, "gif")
+    with Image.open(status["outputPath"]) as gif:
+        assert gif.format == "GIF" and gif.n_frames >= 2
+    assert server.http.get("/record/file", params={"raw": "true"}).content == Path(status["outputPath"]).read_bytes()
+    res = server.http.post("/record/start", json={"tabId": tab, "format": "gif"})
+    assert res.status_code == 200
+    discarded = server.http.post("/record/stop", json={"discard": True}).json()
+    assert discarded["status"] == "discarded"
+    assert server.http.get("/record/status").json()["state"] == "idle"
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not on PATH")
+def test_record_webm_through_ffmpeg(server: ServerProc, tab: str) -> None:
+    status = _record(server, tab, "webm")
+    assert Path(status["outputPath"]).read_bytes()[:4] == b"\x1a\x45\xdf\xa3"  # Matroska/WebM
+
+
+def test_record_from_the_cli(server: ServerProc, tab: str, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    runner = CliRunner()
+    env = {"PINCHTAB_SERVER": server.url}
+    out = tmp_path / "cli.gif"
+    started = runner.invoke(main, ["record", "start", str(out), "--fps", "10", "--tab", tab], env=env)
+    assert started.exit_code == 0, started.output
+    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 3, 30, "three frames")
+    stopped = runner.invoke(main, ["record", "stop"], env=env)
+    assert stopped.exit_code == 0, stopped.output
+    assert out.read_bytes()[:6] == b"GIF89a"
