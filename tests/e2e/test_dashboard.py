@@ -1,7 +1,6 @@
-"""The dashboard in a real browser: a ``pinchtab server`` app serves it, with the test bridge
-attached as its one instance (no Chromium of its own); a tab of that bridge shows the dashboard while
-the API drives another. Every check waits on a condition in the dashboard's page (``/wait``), none
-on time."""
+"""The dashboard in a real browser: a ``pinchtab server`` app serves it, with one bridge (screencast
+allowed) attached as its one instance; a tab of that bridge shows the dashboard while the API drives
+another. Every check waits on a condition in the dashboard's page (``/wait``), none on time."""
 
 from __future__ import annotations
 
@@ -13,21 +12,34 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
+from tests.conftest import ServerThread, start_bridge
 from tests.fixtures.harness import free_port
 
 AGENT = "dash-tester"
 
 
 @pytest.fixture(scope="module")
+def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with start_bridge(tmp_path_factory.mktemp("dash-bridge"), allowEvaluate=True, allowScreencast=True) as srv:
+        yield srv.url
+
+
+@pytest.fixture(scope="module")
+def http(bridge: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=bridge, timeout=60) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
 def server(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    """The server app in a thread, the test bridge attached; its client calls as agent AGENT."""
+    """The server app in a thread, the bridge attached; its client calls as agent AGENT."""
     from pinchtab.config import load_config
     from pinchtab.server.app import create_app
 
     state = Path(tmp_path_factory.mktemp("dashboard"))
     config = load_config({"server": {"stateDir": str(state), "defaultInstance": False},
-                          "security": {"attach": {"enabled": True}, "allowEvaluate": True}}, environ={})
+                          "security": {"attach": {"enabled": True}, "allowEvaluate": True, "allowScreencast": True}},
+                         environ={})
     with ServerThread(create_app(config), free_port()) as srv, \
             httpx.Client(base_url=srv.url, timeout=60, headers={"X-Agent-Id": AGENT}) as client:
         res = client.post("/instances/attach-bridge", json={"baseUrl": bridge})
@@ -91,9 +103,8 @@ def test_the_agents_page_lists_the_agents_actions_as_they_happen(http: httpx.Cli
 def test_the_live_view_follows_a_click_and_a_take_over_reaches_the_page(http: httpx.Client, server: httpx.Client,
                                                                          view: str, page: str) -> None:
     show(http, view, f"#/tab/{page}")
-    shown = "(document.getElementById('live').hidden ? document.getElementById('still').src : " \
-            "document.getElementById('live').dataset.frames)"
-    until(http, view, f"!!{shown} && document.getElementById('still').complete")
+    shown = "document.getElementById('live').dataset.frames"  # frames drawn from the screencast
+    until(http, view, f"!!{shown} && document.getElementById('live-status').textContent === 'live'")
     before = http.post(f"/tabs/{view}/evaluate", json={"expression": shown}).json()["result"]
     assert server.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#inc"}).status_code == 200
     until(http, view, f"{shown} !== {json.dumps(before)}")  # a new frame (or screenshot) after the agent's click
@@ -105,11 +116,8 @@ def test_the_live_view_follows_a_click_and_a_take_over_reaches_the_page(http: ht
     assert blocked.status_code == 423, blocked.text
     target = in_page(server, page, "(() => { const r = document.getElementById('inc').getBoundingClientRect();"
                                    " return [r.x + r.width / 2, r.y + r.height / 2, innerWidth, innerHeight]; })()")
-    until(http, view, "(() => { const v = document.getElementById('live').hidden ? document.getElementById('still')"
-                      " : document.getElementById('live'); return v.getBoundingClientRect().width > 0; })()")
     where = http.post(f"/tabs/{view}/evaluate", json={"expression": (
-        "(() => { const v = document.getElementById('live').hidden ? document.getElementById('still')"
-        " : document.getElementById('live'); const r = v.getBoundingClientRect();"
+        "(() => { const r = document.getElementById('live').getBoundingClientRect();"
         f" return [r.x + r.width * {target[0] / target[2]}, r.y + r.height * {target[1] / target[3]}]; }})()")})
     x, y = where.json()["result"]
     assert http.post(f"/tabs/{view}/action", json={"kind": "click", "x": x, "y": y}).status_code == 200
