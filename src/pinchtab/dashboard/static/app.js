@@ -11,6 +11,9 @@ import * as settings from "./views/settings.js";
 
 const MAX_FEED = 2000;
 export const state = { instances: [], tabs: [], agents: new Map(), feed: [], seen: new Set(), connected: false };
+// After "init" the stream replays the recent feed, which init's agent counts include already; the
+// first "monitoring" event ends the replay.
+let replaying = false;
 const listeners = new Set();
 
 // fn(kind, payload) on every change: kind is "monitoring", "action", "agents" or "system".
@@ -30,8 +33,10 @@ function addFeed(event) {
   if (state.feed.length > MAX_FEED) state.seen.delete(state.feed.shift().id);
   const agent = state.agents.get(event.agentId) ||
     { id: event.agentId, name: event.agentId, connectedAt: event.timestamp, requestCount: 0 };
-  agent.lastActivity = event.timestamp;
-  agent.requestCount += 1;
+  if (!replaying || !state.agents.has(event.agentId)) {
+    agent.lastActivity = event.timestamp;
+    agent.requestCount += 1;
+  }
   state.agents.set(agent.id, agent);
   changed("action", event);
 }
@@ -41,6 +46,7 @@ let source = null;
 function connect() {
   source = new EventSource("/api/events?mode=both");
   source.addEventListener("init", (e) => {
+    replaying = true;
     for (const agent of JSON.parse(e.data)) state.agents.set(agent.id, agent);
     changed("agents");
   });
@@ -48,6 +54,7 @@ function connect() {
   source.addEventListener("progress", (e) => addFeed(JSON.parse(e.data)));
   source.addEventListener("monitoring", (e) => {
     const snap = JSON.parse(e.data);
+    replaying = false;
     state.instances = snap.instances;
     state.tabs = snap.tabs;
     changed("monitoring", snap);
@@ -91,6 +98,7 @@ function route() {
 
 function showLogin() {
   const main = document.getElementById("main");
+  document.getElementById("conn").textContent = "signed out";
   const input = h("input", { type: "password", name: "token", placeholder: "server token", autocomplete: "off" });
   const error = h("p", { class: "error" });
   const form = h("form", { class: "login", onsubmit: async (e) => {

@@ -10,7 +10,7 @@ function row(e) {
   return h("tr", { class: "event", dataset: { id: e.id } },
     h("td", {}, time(e.timestamp)),
     h("td", {}, e.agentId),
-    h("td", {}, e.channel === "progress" ? "progress" : d.action || e.type),
+    h("td", {}, e.channel === "progress" ? "progress" : d.action || (e.type !== "other" ? e.type : e.path.split("/").pop())),
     h("td", { class: "mono" }, e.method ? `${e.method} ${e.path.replace(/^\/tabs\/([^/]{8})[^/]+/, "/tabs/$1…")}` : ""),
     h("td", { class: "mono" }, target),
     h("td", { class: statusClass(d.status ?? 0) }, d.status ?? ""),
