@@ -19,6 +19,8 @@ FORBIDDEN = {
     "pinchtab.client": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.mcp"),
     "pinchtab.mcp": ("pinchtab.server", "pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp"),
     "pinchtab.server": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find"),
+    "pinchtab.dashboard": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find", "pinchtab.mcp",
+                           "pinchtab.client", "pinchtab.server"),
 }
 
 
