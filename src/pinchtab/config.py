@@ -195,6 +195,22 @@ class ObservabilityConfig(_Section):
     activity: ActivityConfig = Field(default_factory=ActivityConfig)
 
 
+class AgentSessionsConfig(_Section):
+    """Agent sessions (POST /sessions): a revocable token per agent, sent as
+    ``Authorization: Session <token>``; only its SHA-256 is kept (<stateDir>/agent-sessions.json)."""
+
+    enabled: bool = True
+    # preferred: the server token and sessions both work; required: automation routes need a
+    # session (the server token still opens the dashboard and admin routes); off: no sessions.
+    mode: Literal["off", "preferred", "required"] = "preferred"
+    idle_timeout_sec: int = Field(1800, ge=1)
+    max_lifetime_sec: int = Field(86400, ge=1)
+
+
+class SessionsConfig(_Section):
+    agent: AgentSessionsConfig = Field(default_factory=AgentSessionsConfig)
+
+
 class McpConfig(_Section):
     # The tools `pinchtab mcp` offers (its --tools flag wins): all, or a comma list of core and
     # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect, media).
@@ -212,6 +228,7 @@ class Config(_Section):
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
     observability: ObservabilityConfig = Field(default_factory=ObservabilityConfig)
+    sessions: SessionsConfig = Field(default_factory=SessionsConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""

@@ -431,6 +431,9 @@ class _Base(_Routes):
         self.token = token if token is not None else default_token()
         self.timeout = timeout
         self._headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        # An agent session (POST /sessions) stands for the token and names the agent itself.
+        if session := os.environ.get("PINCHTAB_SESSION"):
+            self._headers["Authorization"] = f"Session {session}"
         self.agent_id = agent_id if agent_id is not None else os.environ.get("PINCHTAB_AGENT_ID") or None
         if self.agent_id:
             self._headers[AGENT_HEADER] = self.agent_id
@@ -489,7 +492,8 @@ class Client(_Base):
     ``server_url`` defaults to ``PINCHTAB_SERVER``, else ``http://127.0.0.1:<server.port>``;
     ``token`` to ``PINCHTAB_TOKEN``, else ``server.token`` of the config. ``timeout`` in seconds.
     ``agent_id`` (default ``PINCHTAB_AGENT_ID``) goes with every request as ``X-Agent-Id``: the
-    server's activity log and dashboard show what each agent did under it.
+    server's activity log and dashboard show what each agent did under it. With ``PINCHTAB_SESSION``
+    set, requests carry that agent session (``Authorization: Session``) instead of the token.
     """
 
     def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT,

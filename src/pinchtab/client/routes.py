@@ -440,3 +440,25 @@ class RouteMethods:
     def logout(self) -> Any:
         """POST /api/auth/logout: Clear the dashboard's session cookie."""
         return self.call("logout", None)
+
+    def create_session(self, agent_id: str, *, label: str | None = None) -> Any:
+        """POST /sessions: A session for an agent: its sessionToken is answered this once (only its hash is
+        kept).
+        """
+        return self.call("create_session", None, agent_id=agent_id, label=label)
+
+    def agent_sessions(self) -> Any:
+        """GET /sessions: Every agent session with its status."""
+        return self.call("agent_sessions", None)
+
+    def my_session(self) -> Any:
+        """GET /sessions/me: The session the caller authenticated with."""
+        return self.call("my_session", None)
+
+    def agent_session(self, session_id: str) -> Any:
+        """GET /sessions/{session_id}: One agent session."""
+        return self.call("agent_session", None, session_id=session_id)
+
+    def revoke_session(self, session_id: str) -> Any:
+        """POST /sessions/{session_id}/revoke: Revoke a session (the server token, or the session itself)."""
+        return self.call("revoke_session", None, session_id=session_id)

@@ -109,3 +109,13 @@ group("agents", MANAGE, """List the agents the server has seen (X-Agent-Id), or 
       pinchtab agents show bosch
       pinchtab activity --agent-id bosch --limit 20
     """, lists=True)
+
+
+group("sessions", MANAGE, """Agent sessions: a revocable token per agent (Authorization: Session <token>, PINCHTAB_SESSION).
+
+    \b
+    Example:
+      pinchtab sessions create bosch --label "research task"
+      pinchtab sessions
+      pinchtab sessions revoke ses_e6ac8132fe7e7016
+    """, lists=True)

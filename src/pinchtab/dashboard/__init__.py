@@ -8,14 +8,16 @@ Layering: the server app mounts the page and the recorder; the routes come from 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pinchtab.config import Config
 from pinchtab.dashboard.activity import ActivityLog
 from pinchtab.dashboard.monitor import Monitor
 from pinchtab.dashboard.service import COOKIE, DashboardHandlers, cookie_value
+from pinchtab.dashboard.sessions import SessionStore, session_may
 
-__all__ = ["COOKIE", "Dashboard", "cookie_value"]
+__all__ = ["COOKIE", "Dashboard", "cookie_value", "session_may"]
 
 
 class Dashboard:
@@ -25,7 +27,11 @@ class Dashboard:
         self.enabled = config.observability.activity.enabled
         self.activity = ActivityLog(config.observability.activity.max_events)
         self.monitor = Monitor(manager, locator, self.activity)
-        self.handlers = DashboardHandlers(config, self.activity, self.monitor)
+        agent = config.sessions.agent
+        self.sessions = (SessionStore(Path(config.server.state_dir) / "agent-sessions.json", agent.idle_timeout_sec,
+                                      agent.max_lifetime_sec) if agent.enabled and agent.mode != "off" else None)
+        self.sessions_required = self.sessions is not None and agent.mode == "required"
+        self.handlers = DashboardHandlers(config, self.activity, self.monitor, self.sessions)
 
     async def close(self) -> None:
         await self.handlers.close()

@@ -19,6 +19,7 @@ from urllib.parse import parse_qs
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinchtab.dashboard.activity import ActivityLog, now_iso
+from pinchtab.web import SESSION_SCOPE
 
 SCAN_LIMIT = 64 * 1024
 AGENT_HEADER = b"x-agent-id"
@@ -130,9 +131,12 @@ class ActivityRecorder:
             "requestId": self.log.new_id(), "method": scope["method"], "path": scope["path"], "status": status,
             "durationMs": round((time.monotonic() - started) * 1000),
         }
-        agent = _header(scope, AGENT_HEADER)
+        session = scope.get(SESSION_SCOPE)
+        agent = session["agentId"] if session else _header(scope, AGENT_HEADER)  # a session's agent wins
         if agent:
             event["agentId"] = agent[:200]
+        if session:
+            event["sessionId"] = session["id"]
         if (client := scope.get("client")) is not None:
             event["remoteAddr"] = f"{client[0]}:{client[1]}"
         if instance := scope.get("pinchtab.instance"):

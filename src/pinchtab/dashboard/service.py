@@ -17,9 +17,11 @@ from starlette.responses import Response, StreamingResponse
 from pinchtab.config import Config
 from pinchtab.dashboard.activity import ActivityLog, agent_or_anonymous, matches_mode, parse_time
 from pinchtab.dashboard.monitor import Monitor
+from pinchtab.dashboard.sessions import SessionStore
 from pinchtab.errors import BadRequest, NotFound, PinchtabError
 from pinchtab.models import Reply
 from pinchtab.models import dashboard as d
+from pinchtab.web import current_session
 
 KEEPALIVE = 15.0  # seconds between comment lines on an idle stream (proxies drop silent ones)
 COOKIE = "pinchtab_auth"
@@ -56,10 +58,11 @@ def _sse(name: str, payload: Any) -> bytes:
 
 
 class DashboardHandlers:
-    def __init__(self, config: Config, activity: ActivityLog, monitor: Monitor) -> None:
+    def __init__(self, config: Config, activity: ActivityLog, monitor: Monitor, sessions: SessionStore | None) -> None:
         self.config = config
         self.activity = activity
         self.monitor = monitor
+        self.sessions = sessions
 
     async def activity_log(self, req: d.ActivityQuery) -> dict[str, Any]:
         try:
@@ -148,6 +151,42 @@ class DashboardHandlers:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
         return response
 
+    # -- agent sessions ---------------------------------------------------------------------------
+
+    def _store(self) -> SessionStore:
+        if self.sessions is None:
+            raise NotFound("agent sessions are off (sessions.agent.enabled, sessions.agent.mode)", "sessions_disabled")
+        return self.sessions
+
+    async def create_session(self, req: d.AgentSessionCreate) -> dict[str, Any]:
+        session, token = self._store().create(req.agent_id.strip(), req.label)
+        return {**session, "sessionToken": token}
+
+    async def agent_sessions(self) -> list[dict[str, Any]]:
+        return self._store().list()
+
+    async def my_session(self) -> dict[str, Any]:
+        caller = current_session.get()
+        if caller is None:
+            raise Unauthorized("GET /sessions/me needs Authorization: Session <token>", "session_auth_required")
+        found = self._store().get(caller["id"])
+        if found is None:
+            raise Unauthorized("invalid or expired session", "bad_session")
+        return found
+
+    async def agent_session(self, req: d.AgentSessionRef) -> dict[str, Any]:
+        found = self._store().get(req.session_id)
+        if found is None:
+            raise NotFound(f"no agent session {req.session_id}: GET /sessions lists them", "session_not_found")
+        return found
+
+    async def revoke_session(self, req: d.AgentSessionRef) -> dict[str, Any]:
+        if not self._store().revoke(req.session_id):
+            raise NotFound(f"no agent session {req.session_id}: GET /sessions lists them", "session_not_found")
+        return {"status": "ok"}
+
     async def close(self) -> None:
+        if self.sessions is not None:
+            self.sessions.close()
         with contextlib.suppress(Exception):
             await self.monitor.close()

@@ -59,3 +59,12 @@ class EventsQuery(ApiModel):
 
 class LoginRequest(ApiModel):
     token: str = Field(..., min_length=1, max_length=4096, description="The server token (server.token).")
+
+
+class AgentSessionCreate(ApiModel):
+    agent_id: str = Field(..., min_length=1, max_length=MAX_AGENT_ID_CHARS, description="The agent the session is for.")
+    label: str | None = Field(None, max_length=200, description="What it is for, e.g. 'research task'.")
+
+
+class AgentSessionRef(ApiModel):
+    session_id: str = Field(..., max_length=100, description="Session id (ses_..., from POST /sessions).")

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 import pinchtab
 from pinchtab.config import Config
-from pinchtab.dashboard import COOKIE, Dashboard, cookie_value
+from pinchtab.dashboard import COOKIE, Dashboard, cookie_value, session_may
 from pinchtab.dashboard.assets import PUBLIC_PREFIX, mount_dashboard
 from pinchtab.dashboard.recorder import ActivityRecorder
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotReady, PinchtabError
@@ -114,8 +114,11 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
         app.add_middleware(ActivityRecorder, log=dashboard.activity)
     # The dashboard page and its login are public; the API takes the token or the login's cookie.
     token = config.server.token
+    sessions = dashboard.sessions
     app.add_middleware(TokenAuth, token=token, public=DASHBOARD_PUBLIC, public_prefix=PUBLIC_PREFIX + "/",
-                       cookie=(COOKIE, cookie_value(token)) if token else None)
+                       cookie=(COOKIE, cookie_value(token)) if token else None,
+                       sessions=sessions.authenticate if sessions else None, session_may=session_may,
+                       sessions_required=dashboard.sessions_required)
     app.add_middleware(RequestGuard, config=config)  # outermost: Host, Origin, body size
     return app
 

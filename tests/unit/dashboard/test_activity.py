@@ -86,3 +86,19 @@ def test_subscribers_get_feed_events_and_a_full_queue_drops_rather_than_blocks()
     assert queue.qsize() == queue.maxsize and queue.get_nowait()[1]["message"] == "m0"
     log.unsubscribe(queue)
     assert len(log.feed) == 5 and log.agent("a")["requestCount"] == 300
+
+
+def test_agent_sessions_stand_for_the_token_name_the_agent_and_can_be_revoked(tmp_path: Path) -> None:
+    with client(tmp_path, token=TOKEN) as c:
+        admin = {"Authorization": f"Bearer {TOKEN}"}
+        made = c.post("/sessions", json={"agentId": "bosch", "label": "research"}, headers=admin).json()
+        as_session = {"Authorization": f"Session {made['sessionToken']}", "X-Agent-Id": "someone-else"}
+        assert made["sessionToken"] not in (tmp_path / "agent-sessions.json").read_text()  # only its hash is kept
+        assert c.get("/sessions/me", headers=as_session).json()["agentId"] == "bosch"
+        assert c.get("/tabs", headers=as_session).status_code == 200
+        assert c.get("/profiles", headers=as_session).json()["code"] == "session_forbidden"
+        last = c.get("/api/activity", headers=admin).json()["events"][-1]
+        assert last["path"] == "/tabs" and last["agentId"] == "bosch" and last["sessionId"] == made["id"]
+        assert c.post(f"/sessions/{made['id']}/revoke", headers=as_session).json() == {"status": "ok"}
+        assert c.get("/tabs", headers=as_session).json()["code"] == "bad_session"
+        assert c.get(f"/sessions/{made['id']}", headers=admin).json()["status"] == "revoked"

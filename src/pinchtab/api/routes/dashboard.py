@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pinchtab.api.route import Route
 from pinchtab.models.base import ApiModel
-from pinchtab.models.dashboard import ActivityQuery, AgentProgress, AgentRef, AgentStream, EventsQuery, LoginRequest
+from pinchtab.models.dashboard import (
+    ActivityQuery, AgentProgress, AgentRef, AgentSessionCreate, AgentSessionRef, AgentStream, EventsQuery, LoginRequest,
+)
 
 
 def _server(name: str, methods: tuple[str, ...], path: str, request: type[ApiModel] | None, summary: str,
@@ -33,4 +35,13 @@ ROUTES: tuple[Route, ...] = (
     _server("login", ("POST",), "/api/auth/login", LoginRequest,
             "Check the server token and set the dashboard's HttpOnly session cookie"),
     _server("logout", ("POST",), "/api/auth/logout", None, "Clear the dashboard's session cookie"),
+    # Agent sessions: Authorization: Session <token> in place of the server token (sessions.agent).
+    _server("create_session", ("POST",), "/sessions", AgentSessionCreate,
+            "A session for an agent: its sessionToken is answered this once (only its hash is kept)", status=201,
+            cli=("sessions create",)),
+    _server("agent_sessions", ("GET",), "/sessions", None, "Every agent session with its status", cli=("sessions list",)),
+    _server("my_session", ("GET",), "/sessions/me", None, "The session the caller authenticated with"),
+    _server("agent_session", ("GET",), "/sessions/{session_id}", AgentSessionRef, "One agent session"),
+    _server("revoke_session", ("POST",), "/sessions/{session_id}/revoke", AgentSessionRef,
+            "Revoke a session (the server token, or the session itself)", cli=("sessions revoke",)),
 )
