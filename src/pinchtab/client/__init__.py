@@ -397,7 +397,7 @@ def _build_call(route: Route, tab_id: str | None, fields: dict[str, Any],
             path = f"/tabs/{quote(tab_id, safe='')}{path}"
         else:
             wire["tabId"] = tab_id
-    if route.reply == "binary":
+    if route.reply == "binary" and wire.get("raw") is not False:  # the bytes, unless JSON is asked for
         wire["raw"] = True
     wire = _wire(route.request, **wire) if route.request is not None and wire else wire
     if route.body_method:

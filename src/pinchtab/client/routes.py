@@ -386,6 +386,12 @@ class RouteMethods:
         """
         return self.call("record_status", None)
 
+    def annotate(self, *, tab_id: str | None = None, selector: str | None = None, clear: bool | None = None) -> Any:
+        """GET /annotate: Draw numbered, clickable ref boxes over the tab's interactive elements (clear=true
+        removes them).
+        """
+        return self.call("annotate", tab_id, selector=selector, clear=clear)
+
     def record_file(self, *, raw: bool | None = None) -> Any:
         """GET /record/file: The finished recording's file."""
         return self.call("record_file", None, raw=raw)

@@ -58,7 +58,8 @@ def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Await
         except PinchtabClientError as exc:
             log.info("%s failed: %s", tool.name, exc)
             return _error(error_text(exc), error_fields(exc))
-        return CallToolResult(content=[_content(out)])
+        # A tuple is several blocks (an annotated screenshot: the image, then its annotations).
+        return CallToolResult(content=[_content(o) for o in out] if isinstance(out, tuple) else [_content(out)])
 
     annotations = ToolAnnotations(
         read_only_hint=tool.read_only or None, destructive_hint=True if tool.destructive else None,

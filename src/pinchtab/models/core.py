@@ -94,6 +94,8 @@ class ScreenshotQuery(TabScoped):
     raw: bool = Field(False, description="Answer the image bytes instead of JSON with base64.")
     output: Literal["file"] | None = Field(None, description="file: save under <stateDir>/screenshots and answer its path.")
     path: Printable | None = Field(None, description="File name under <stateDir>/screenshots (with output=file).")
+    annotate: bool = Field(False, description="Draw a numbered box on each interactive element (its ref) into the "
+                                              "image; the answer's annotations list each ref's role, name and box.")
 
     @model_validator(mode="after")
     def _jpeg(self) -> "ScreenshotQuery":

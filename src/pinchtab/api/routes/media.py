@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pinchtab.api.route import Route, Socket
 from pinchtab.models.gates import RECORDING, SCREENCAST
-from pinchtab.models.media import RecordFile, RecordStart, RecordStop, ScreencastQuery
+from pinchtab.models.media import AnnotateQuery, RecordFile, RecordStart, RecordStop, ScreencastQuery
 
 SOCKETS: tuple[Socket, ...] = (
     Socket("screencast", "/screencast", ScreencastQuery,
@@ -26,6 +26,9 @@ ROUTES: tuple[Route, ...] = (
     Route("record_status", ("GET",), "/record/status", None,
           "The recording's state: idle, recording, encoding, finished (with its outputPath), ...", tabbed=False,
           gate=RECORDING, mcp=("pinchtab_record_status",), cli=("record status",)),
+    Route("annotate", ("GET",), "/annotate", AnnotateQuery,
+          "Draw numbered, clickable ref boxes over the tab's interactive elements (clear=true removes them)",
+          answers_tab=True, cli=("annotate",)),
     # Not PinchTab's (its CLI moves the file on the server's disk): the finished file, for a client
     # on another machine; record stop's CLI command and MCP tool save it where they are asked to.
     Route("record_file", ("GET",), "/record/file", RecordFile, "The finished recording's file", tabbed=False,

@@ -57,7 +57,7 @@ class Subscription:
     settings: FrameSettings
     queue: deque[Frame] = field(default_factory=lambda: deque(maxlen=QUEUE_FRAMES))
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    last_at: float = 0.0
+    last_at: float = float("-inf")  # the first frame always goes
     closed: bool = False
 
     def offer(self, frame: Frame) -> None:

@@ -244,7 +244,9 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
             return await reading.readable_text(await text_source(tab, req.frame_id), raw=req.raw,
                                                max_chars=req.max_chars)
 
-    async def screenshot(self, req: m.ScreenshotQuery) -> Blob:
+    async def screenshot(self, req: m.ScreenshotQuery) -> Blob | dict[str, Any]:
+        if req.annotate:
+            return await self.annotated_screenshot(req)
         async with self.browser.use_tab(req.tab_id) as tab:
             data, _, _ = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
                                             selector=req.selector, beyond_viewport=req.full_page or req.beyond_viewport)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import base64
 import os
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.content import capture
+from pinchtab.browser.core.cpu import off_loop
+from pinchtab.browser.core.state_files import save_output
+from pinchtab.browser.media import annotate as ann
 from pinchtab.browser.media.encode import ffmpeg_path
 from pinchtab.browser.media.frames import FrameSettings, Subscription, frame_source
 from pinchtab.browser.media.recorder import Recorder
 from pinchtab.errors import BadRequest, NotFound
-from pinchtab.models import Blob
+from pinchtab.models import Blob, ScreenshotQuery
 from pinchtab.models import media as md
 
 MEDIA_TYPES = {"gif": "image/gif", "webm": "video/webm", "mp4": "video/mp4"}
@@ -66,3 +71,35 @@ class MediaOps:
             data = f.read()
         fmt = status["format"]
         return Blob(data, MEDIA_TYPES[fmt], {"format": fmt, "path": path, "bytes": len(data)})
+
+    async def annotate(self, req: md.AnnotateQuery) -> dict[str, Any]:
+        async with self.browser.use_tab(req.tab_id) as tab:
+            if req.clear:
+                await ann.remove_overlay(tab)
+                return {"cleared": True, "tabId": tab.id}
+            items = await ann.annotations(tab, req.selector)
+            await ann.inject_overlay(tab, items)  # none: the stale overlay goes, no new one
+            return {"annotated": len(items), "annotations": items, "tabId": tab.id}
+
+    async def annotated_screenshot(self, req: ScreenshotQuery) -> Blob | dict[str, Any]:
+        """The screenshot with each interactive element's ref box drawn in, and the boxes in the
+        image's CSS pixels (PinchTab's envelope: format, base64, annotations)."""
+        async with self.browser.use_tab(req.tab_id) as tab:
+            items = await ann.annotations(tab, req.selector)
+            view = await capture.view(tab)
+            image, space, clip = await capture.take(tab, fmt=req.format, quality=req.quality, scale=req.scale,
+                                                    selector=req.selector, beyond_viewport=req.full_page)
+        dx = dy = 0.0
+        width, height = view["w"], view["h"]
+        if space == "clip" and clip is not None:
+            dx, dy, width, height = view["scrollX"] - clip["x"], view["scrollY"] - clip["y"], clip["width"], clip["height"]
+        elif space == "document":
+            dx, dy, width, height = view["scrollX"], view["scrollY"], float("inf"), float("inf")
+        placed = ann.project(items, dx, dy, width, height)
+        data = await off_loop(ann.draw, image, req.format, placed, view["dpr"] * req.scale, what="annotated screenshot")
+        if req.output == "file":
+            saved = save_output(self.config, "screenshots", req.path, data, "jpg" if req.format == "jpeg" else "png")
+            return {**saved, "annotations": placed}
+        if req.raw:
+            return Blob(data, f"image/{req.format}", {"format": req.format})
+        return {"format": req.format, "base64": base64.b64encode(data).decode(), "annotations": placed}

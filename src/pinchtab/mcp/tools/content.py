@@ -19,6 +19,11 @@ tool = define("content")
 async def _screenshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     quality = as_int(a["quality"])
     fmt = "png" if quality is None else "jpeg"
+    if a["annotate"]:
+        shot = await c.call("screenshot", a["tabId"], parse=lambda r: r.json(), format=fmt, quality=quality,
+                            annotate=True, raw=False)
+        image = ImageContent(type="image", data=shot["base64"], mime_type=f"image/{shot['format']}")
+        return image, {"annotations": shot["annotations"]}
     data = await c.screenshot(a["tabId"], format=fmt, quality=quality)
     return ImageContent(type="image", data=base64.b64encode(data).decode(), mime_type=f"image/{fmt}")
 
@@ -40,7 +45,9 @@ TOOLS = (
     tool(
         name="pinchtab_screenshot",
         description="Capture a screenshot of the current page (viewport) as an image. PNG by default; JPEG when quality is given.",
-        args=(TAB, field(models.ScreenshotQuery, "quality", type=float, description="JPEG quality 0-100 (default: PNG).")),
+        args=(TAB, field(models.ScreenshotQuery, "quality", type=float, description="JPEG quality 0-100 (default: PNG)."),
+              field(models.ScreenshotQuery, "annotate", description="Draw each interactive element's ref in a numbered "
+                    "box into the image; the annotations (ref, role, name, box) follow as JSON.")),
         run=_screenshot,
         read_only=True,
         core=True,

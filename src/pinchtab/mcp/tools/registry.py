@@ -28,8 +28,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 from pinchtab.api import ROUTES
 from pinchtab.client import AsyncClient
 
-# What a tool's ``run`` may answer: text as is, JSON values dumped to text, or an image block.
-ToolOutput = str | dict[str, Any] | list[Any] | ImageContent
+# What a tool's ``run`` may answer: text as is, JSON values dumped to text, an image block, or a tuple
+# of those (one content block each).
+ToolOutput = str | dict[str, Any] | list[Any] | ImageContent | tuple[Any, ...]
 Runner = Callable[[AsyncClient, dict[str, Any]], Awaitable[ToolOutput]]
 
 _JSON_TYPES = {str: "string", bool: "boolean", float: "number", int: "integer"}

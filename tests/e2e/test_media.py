@@ -1,5 +1,6 @@
-"""/screencast through the server (a websocket relayed to the in-process default bridge), the
-take-over input a viewer sends through /action, /screencast/tabs, the gate, and /record."""
+"""What a person watches, through a server (its default bridge in process): /screencast (a websocket
+relayed to the bridge), the take-over input a viewer sends through /action, /screencast/tabs,
+/record (HTTP and CLI), screenshot?annotate=true, /annotate, and the MCP screenshot's annotate."""
 
 from __future__ import annotations
 
@@ -120,3 +121,59 @@ def test_record_from_the_cli(server: ServerProc, tab: str, tmp_path: Path) -> No
     stopped = runner.invoke(main, ["record", "stop"], env=env)
     assert stopped.exit_code == 0, stopped.output
     assert out.read_bytes()[:6] == b"GIF89a"
+
+
+def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, pages: str) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
+    form = res.json()["tabId"]
+    plain = server.http.get("/screenshot", params={"tabId": form, "raw": "true"}).content
+    shot = server.http.get("/screenshot", params={"tabId": form, "annotate": "true"}).json()
+    assert shot["format"] == "png" and shot["annotations"], shot.keys()
+    first = shot["annotations"][0]
+    assert first["ref"] == "e0" and first["box"]["w"] > 0 and first["role"]
+    drawn = Image.open(io.BytesIO(base64.b64decode(shot["base64"]))).convert("RGB")
+    before = Image.open(io.BytesIO(plain)).convert("RGB")
+    box = first["box"]
+    edge = (round(box["x"] + box["w"] / 2), round(box["y"]))  # the top edge of the box, where the outline is
+    assert drawn.getpixel(edge) == (232, 23, 138) != before.getpixel(edge)
+    clicked = server.http.post("/action", json={"tabId": form, "kind": "click", "ref": first["ref"]})
+    assert clicked.status_code == 200, "the refs are the tab's refs"
+    inside = server.http.get("/screenshot", params={"tabId": form, "annotate": "true", "selector": "fieldset"}).json()
+    assert inside["annotations"] and all(a["box"]["x"] >= 0 and a["box"]["y"] < 60 for a in inside["annotations"])
+
+
+def test_annotate_overlay_copies_a_reference_and_clears(server: ServerProc, pages: str) -> None:
+    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
+    form = res.json()["tabId"]
+    shown = server.http.get("/annotate", params={"tabId": form}).json()
+    assert shown["annotated"] == len(shown["annotations"]) > 0
+    ref = shown["annotations"][0]["ref"]
+    copied = server.http.post("/evaluate", json={"tabId": form, "expression": (
+        "(() => { const root = document.getElementById('__pinchtab_annotations_interactive__');"
+        f" [...root.children].find(d => d.textContent === '{ref}').click(); return window.__ptLastCopied }})()")})
+    text = copied.json()["result"]
+    assert f"Element: {ref}" in text and "CSS: " in text and "XPath: /html[1]" in text, text
+    assert server.http.get("/annotate", params={"tabId": form, "selector": "#nothing-here"}).status_code == 400
+    assert server.http.get("/annotate", params={"tabId": form, "clear": "true"}).json()["cleared"] is True
+    gone = server.http.post("/evaluate", json={"tabId": form, "expression":
+                            "document.getElementById('__pinchtab_annotations_interactive__') === null"})
+    assert gone.json()["result"] is True
+
+
+def test_mcp_screenshot_with_annotate(server: ServerProc, tab: str) -> None:
+    from pinchtab.client import AsyncClient
+    from pinchtab.mcp.tools.content import TOOLS
+
+    screenshot = next(t for t in TOOLS if t.name == "pinchtab_screenshot")
+
+    async def call() -> tuple:
+        async with AsyncClient(server.url) as client:
+            return await screenshot.run(client, {"tabId": tab, "quality": None, "annotate": True})  # type: ignore[return-value]
+
+    image, listed = asyncio.run(call())
+    assert image.mime_type == "image/png" and listed["annotations"][0]["ref"] == "e0"
