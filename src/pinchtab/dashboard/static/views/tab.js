@@ -34,6 +34,19 @@ export function render(main, [tabId]) {
   let ws = null;
   let drawing = false;
   let pending = null;
+  let lastFrameAt = 0;
+  // Chromium sends screencast frames when the page repaints, and a tab in the background may not:
+  // after a change with no frame within a second, one screenshot stands in (once, not a loop).
+  const nudge = () => {
+    const asked = Date.now();
+    setTimeout(async () => {
+      if (canvas.hidden || lastFrameAt >= asked) return;
+      try {
+        const res = await fetch(screenshotUrl(tabId, `nudge-${asked}`, 1), { credentials: "same-origin" });
+        if (res.ok && lastFrameAt < asked) { pending = await res.blob(); drawFrame(); }
+      } catch (err) { /* the next change tries again */ }
+    }, 1000);
+  };
   const drawFrame = async () => {
     if (drawing || !pending) return;
     drawing = true;
@@ -70,6 +83,7 @@ export function render(main, [tabId]) {
     ws.onmessage = (e) => {
       if (typeof e.data === "string") return; // status messages
       pending = e.data instanceof Blob ? e.data : new Blob([e.data], { type: "image/jpeg" });
+      lastFrameAt = Date.now();
       canvas.hidden = false;
       still.hidden = true;
       drawFrame();
@@ -169,6 +183,7 @@ export function render(main, [tabId]) {
       lastVersion = t.version;
       loadLogs();
       if (!still.hidden) showStill();
+      else nudge();
     }
   };
   update();
