@@ -426,12 +426,12 @@ class RouteMethods:
         return self.call("report_agent_event", None, agent_id=agent_id, message=message, channel=channel, progress=progress, total=total, details=details)
 
     def events(self, *, mode: Literal["tool_calls", "progress", "both"] | None = None,
-            agent_id: str | None = None, memory: bool | None = None) -> Any:
+            agent_id: str | None = None) -> Any:
         """GET /api/events: The dashboard's server-sent events: init (agents), action and progress (agent
         events), monitoring (instances and tabs, on change), system (instance lifecycle). Defaults:
         mode="tool_calls".
         """
-        return self.call("events", None, mode=mode, agent_id=agent_id, memory=memory)
+        return self.call("events", None, mode=mode, agent_id=agent_id)
 
     def effective_config(self) -> Any:
         """GET /api/config: The server's effective configuration (the token is never shown: tokenSet says

@@ -54,7 +54,6 @@ class AgentProgress(ApiModel):
 class EventsQuery(ApiModel):
     mode: EventMode = Field("tool_calls", description="Which agent events to stream besides monitoring snapshots.")
     agent_id: str | None = Field(None, max_length=MAX_AGENT_ID_CHARS, description="Only this agent's events.")
-    memory: bool = Field(False, description="Add each instance's memory to the monitoring snapshots.")
 
 
 class LoginRequest(ApiModel):
