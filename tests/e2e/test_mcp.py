@@ -57,7 +57,7 @@ SPEC: dict[str, tuple[set[str], set[str]]] = {
 }
 SPEC_TYPES = {"url": "string", "tabId": "string", "interactive": "boolean", "compact": "boolean", "diff": "boolean",
               "quality": "number", "raw": "boolean", "pixels": "number", "landscape": "boolean", "scale": "number",
-              "ms": "number", "timeout": "number", "snap": "boolean", "snapDiff": "boolean"}
+              "ms": "number", "timeout": "number", "snap": "boolean", "snapDiff": "boolean", "annotate": "boolean"}
 
 
 class McpSession:
@@ -135,9 +135,10 @@ def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
 
 
 # Optional parameters PinchTab's tools have beyond the spec's.
-# Beyond the spec: PinchTab's snap (and snapDiff) on navigation and every action tool (issue 24).
+# Beyond the spec: PinchTab's snap (and snapDiff) on navigation and every action tool (issue 24), and
+# the screenshot's annotate (issue 25).
 _SNAP = {"snap", "snapDiff"}
-BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP,
+BEYOND_SPEC = {"pinchtab_click": {"mode", "dialogAction", "dialogText"} | _SNAP, "pinchtab_screenshot": {"annotate"},
                **{name: _SNAP for name in ("pinchtab_navigate", "pinchtab_type", "pinchtab_press", "pinchtab_hover",
                                            "pinchtab_focus", "pinchtab_select", "pinchtab_scroll", "pinchtab_fill")}}
 
