@@ -119,8 +119,16 @@ class _Commands(click.Group):
             cli_errors.fail(exc, getattr(self, "_argv", sys.argv[1:]))
 
 
+def _agent_id(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    # `pinchtab --agent-id bosch nav ...` (PinchTab's form): the command's own --agent-id reads it.
+    if value:
+        os.environ["PINCHTAB_AGENT_ID"] = value
+
+
 @click.group(cls=_Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(pinchtab.__version__, prog_name="pinchtab")
+@click.option("--agent-id", metavar="ID", expose_value=False, is_eager=True, callback=_agent_id,
+              help="Tag the command's requests with X-Agent-Id (same as PINCHTAB_AGENT_ID).")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """pinchtab: browser control for AI agents.

@@ -223,6 +223,35 @@ class InstancesConfig(_Section):
     proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
 
 
+class ActivityConfig(_Section):
+    """The server's activity log (GET /api/activity, the dashboard's agents page): every request
+    through it, with its agent (X-Agent-Id), tab, target, status and duration, kept in memory."""
+
+    enabled: bool = True
+    # Requests (and agent feed events) kept; the oldest drop first.
+    max_events: int = Field(5000, ge=10, le=1_000_000)
+
+
+class ObservabilityConfig(_Section):
+    activity: ActivityConfig = Field(default_factory=ActivityConfig)
+
+
+class AgentSessionsConfig(_Section):
+    """Agent sessions (POST /sessions): a revocable token per agent, sent as
+    ``Authorization: Session <token>``; only its SHA-256 is kept (<stateDir>/agent-sessions.json)."""
+
+    enabled: bool = True
+    # preferred: the server token and sessions both work; required: automation routes need a
+    # session (the server token still opens the dashboard and admin routes); off: no sessions.
+    mode: Literal["off", "preferred", "required"] = "preferred"
+    idle_timeout_sec: int = Field(1800, ge=1)
+    max_lifetime_sec: int = Field(86400, ge=1)
+
+
+class SessionsConfig(_Section):
+    agent: AgentSessionsConfig = Field(default_factory=AgentSessionsConfig)
+
+
 class McpConfig(_Section):
     # The tools `pinchtab mcp` offers (its --tools flag wins): all, or a comma list of core and
     # families (navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect, media).
@@ -253,6 +282,8 @@ class Config(_Section):
     instances: InstancesConfig = Field(default_factory=InstancesConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
     instance_defaults: InstanceDefaults = Field(default_factory=InstanceDefaults)
+    observability: ObservabilityConfig = Field(default_factory=ObservabilityConfig)
+    sessions: SessionsConfig = Field(default_factory=SessionsConfig)
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -89,16 +91,50 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(500, f"internal error: {type(exc).__name__}: {exc}", "internal_error")
 
 
-class TokenAuth:
-    """Bearer-token check on every route but the public ones (pure ASGI: no per-request task)."""
+# The agent session a request authenticated with (``Authorization: Session <token>``), for the
+# handlers that answer about it (GET /sessions/me); the recorder reads the same from the scope.
+SESSION_SCOPE = "pinchtab.session"
+current_session: ContextVar[dict[str, Any] | None] = ContextVar("current_session", default=None)
 
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
+
+class TokenAuth:
+    """Bearer-token check on every route but the public ones (pure ASGI: no per-request task).
+
+    The server adds its dashboard's public paths (``public``, ``public_prefix``), accepts its
+    login cookie (``cookie``: name and value) in place of the header (the Origin check of
+    ``RequestGuard`` still refuses other sites' pages, so they cannot use it), and agent sessions:
+    ``sessions(token)`` gives the session of an ``Authorization: Session`` token or None (401);
+    ``session_may(method, path, session)`` says whether a session may call that route (403 if
+    not); with ``sessions_required`` the routes a session may call refuse the bearer token.
+    """
+
+    def __init__(self, app: ASGIApp, token: str | None, public: frozenset[str] = frozenset(),
+                 public_prefix: str | None = None, cookie: tuple[str, str] | None = None,
+                 sessions: Callable[[str], dict[str, Any] | None] | None = None,
+                 session_may: Callable[[str, str, dict[str, Any]], bool] | None = None,
+                 sessions_required: bool = False) -> None:
         self.app = app
         self.expected = f"Bearer {token}".encode() if token else None
+        self.public = PUBLIC_PATHS | public
+        self.public_prefix = public_prefix
+        self.cookie = f"{cookie[0]}={cookie[1]}".encode() if cookie else None
+        self.sessions = sessions
+        self.session_may = session_may
+        self.sessions_required = sessions_required
+
+    def _public(self, path: str) -> bool:
+        return path in self.public or (self.public_prefix is not None and path.startswith(self.public_prefix))
+
+    def _has_cookie(self, scope: Scope) -> bool:
+        if self.cookie is None:
+            return False
+        for name, value in scope["headers"]:
+            if name == b"cookie":
+                return any(hmac.compare_digest(part.strip(), self.cookie) for part in value.split(b";"))
+        return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # Websockets (/screencast) carry the token in the same header.
-        if self.expected is None or scope["type"] not in ("http", "websocket") or scope["path"] in PUBLIC_PATHS:
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         given = b""
@@ -106,12 +142,48 @@ class TokenAuth:
             if name == b"authorization":
                 given = value
                 break
-        if hmac.compare_digest(given, self.expected):
+        if self.sessions is not None and given[:8].lower() == b"session ":
+            await self._with_session(given[8:].decode("latin-1").strip(), scope, receive, send)
+            return
+        if self._public(scope["path"]):
             await self.app(scope, receive, send)
             return
-        message = "missing or wrong token: send Authorization: Bearer <token>"
-        response = error_response(401, message, "unauthorized")
-        response.headers["WWW-Authenticate"] = "Bearer"
+        # Websockets (/screencast) carry the token in the same header, or the dashboard's cookie.
+        if self.expected is not None and not (hmac.compare_digest(given, self.expected) or self._has_cookie(scope)):
+            await self._refuse(scope, receive, send, 401, "missing or wrong token: send Authorization: Bearer <token>",
+                               "unauthorized")
+            return
+        if self.sessions_required and self._session_route(scope):
+            await self._refuse(scope, receive, send, 401, "this route needs an agent session (sessions.agent.mode is "
+                               "required): send Authorization: Session <token> from POST /sessions", "session_required")
+            return
+        await self.app(scope, receive, send)
+
+    def _session_route(self, scope: Scope) -> bool:
+        return self.session_may is not None and self.session_may(scope.get("method", "GET"), scope["path"], {})
+
+    async def _with_session(self, token: str, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.sessions is not None
+        session = self.sessions(token)
+        if session is None:
+            await self._refuse(scope, receive, send, 401, "invalid, expired or revoked agent session: create one with "
+                               "POST /sessions", "bad_session")
+            return
+        if self.session_may is not None and not self.session_may(scope.get("method", "GET"), scope["path"], session):
+            await self._refuse(scope, receive, send, 403, f"an agent session may not call {scope['path']}: dashboard, "
+                               "session and instance management need the server token", "session_forbidden")
+            return
+        scope[SESSION_SCOPE] = session
+        reset = current_session.set(session)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            current_session.reset(reset)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, message: str, code: str) -> None:
+        response = error_response(status, message, code)
+        if status == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
         if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
             await send({"type": "websocket.close", "code": 1008})
             return

@@ -34,6 +34,7 @@ def test_the_wheel_carries_every_resource_and_its_metadata(installed: Install) -
                              check=True).stdout.split()
     resources = {n.removeprefix("src/") for n in tracked if not n.endswith(".py")}
     assert "pinchtab/browser/page/snapshot.js" in resources and "pinchtab/py.typed" in resources
+    assert {"pinchtab/dashboard/static/index.html", "pinchtab/dashboard/static/app.js"} <= resources
     assert resources <= names, resources - names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert any(n.endswith("licenses/src/pinchtab/audit/vendor/axe-core-LICENSE.txt") for n in names)

@@ -49,7 +49,7 @@ def test_schema_is_the_models_json_schema(tmp_path: Path) -> None:
     schema = json.loads(result.stdout)
     assert schema["title"] == "pinchtab config" and schema["additionalProperties"] is False
     assert set(schema["properties"]) == {"$schema", "server", "security", "browser", "find", "discovery", "observe",
-                                         "recording", "instances", "mcp", "instanceDefaults"}
+                                         "recording", "instances", "mcp", "instanceDefaults", "observability", "sessions"}
 
 
 def test_the_configuration_doc_lists_every_key_and_its_variables() -> None:

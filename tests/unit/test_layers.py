@@ -23,6 +23,8 @@ FORBIDDEN = {
     "pinchtab.audit": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api",
                        "pinchtab.mcp", "pinchtab.client", "pinchtab.find"),
     "pinchtab.scrape": ("pinchtab.browser", "pinchtab.cdp", "pinchtab.bridge", "pinchtab.server", "pinchtab.api"),
+    "pinchtab.dashboard": ("pinchtab.browser", "pinchtab.bridge", "pinchtab.cdp", "pinchtab.find", "pinchtab.mcp",
+                           "pinchtab.client", "pinchtab.server"),
 }
 
 

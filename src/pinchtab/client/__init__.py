@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -38,6 +39,10 @@ DEFAULT_TIMEOUT = 60.0
 # Extra seconds on top of a server-side timeout given in a call (navigate timeout, wait timeout),
 # so the HTTP request outlives the wait it asked for and the server's own answer comes back.
 _TIMEOUT_MARGIN = 10.0
+AGENT_HEADER = "X-Agent-Id"  # who is asking: the server's activity log and dashboard group requests by it
+# The agent a call is made for when the client itself has no agent_id: the MCP server sets it per
+# tool call to its MCP client's name (one server may serve several clients over HTTP).
+calling_agent: ContextVar[str | None] = ContextVar("calling_agent", default=None)
 START_HINT = "start one with `pinchtab server` (or `pinchtab bridge`), or point PINCHTAB_SERVER at it"
 
 
@@ -447,11 +452,17 @@ def _action_body(kind: str, **fields: Any) -> dict[str, Any]:
 
 
 class _Base(_Routes):
-    def __init__(self, server_url: str | None, token: str | None, timeout: float) -> None:
+    def __init__(self, server_url: str | None, token: str | None, timeout: float, agent_id: str | None = None) -> None:
         self.server_url = (server_url or default_server_url()).rstrip("/")
         self.token = token if token is not None else default_token()
         self.timeout = timeout
         self._headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        # An agent session (POST /sessions) stands for the token and names the agent itself.
+        if session := os.environ.get("PINCHTAB_SESSION"):
+            self._headers["Authorization"] = f"Session {session}"
+        self.agent_id = agent_id if agent_id is not None else os.environ.get("PINCHTAB_AGENT_ID") or None
+        if self.agent_id:
+            self._headers[AGENT_HEADER] = self.agent_id
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.server_url!r})"
@@ -464,6 +475,8 @@ class _Base(_Routes):
 
     def _request_kwargs(self, call: Call) -> dict[str, Any]:
         kw: dict[str, Any] = {"params": call.params or None}
+        if not self.agent_id and (agent := calling_agent.get()):
+            kw["headers"] = {AGENT_HEADER: agent}
         if call.json is not None:
             kw["json"] = call.json
         if call.timeout is not None and call.timeout > self.timeout:
@@ -500,14 +513,18 @@ class _Base(_Routes):
 
 
 class Client(_Base):
-    """Synchronous client. ``Client(server_url=None, token=None, timeout=60.0)``.
+    """Synchronous client. ``Client(server_url=None, token=None, timeout=60.0, agent_id=None)``.
 
     ``server_url`` defaults to ``PINCHTAB_SERVER``, else ``http://127.0.0.1:<server.port>``;
     ``token`` to ``PINCHTAB_TOKEN``, else ``server.token`` of the config. ``timeout`` in seconds.
+    ``agent_id`` (default ``PINCHTAB_AGENT_ID``) goes with every request as ``X-Agent-Id``: the
+    server's activity log and dashboard show what each agent did under it. With ``PINCHTAB_SESSION``
+    set, requests carry that agent session (``Authorization: Session``) instead of the token.
     """
 
-    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
-        super().__init__(server_url, token, timeout)
+    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 agent_id: str | None = None) -> None:
+        super().__init__(server_url, token, timeout, agent_id)
         self._http = httpx.Client(base_url=self.server_url, headers=self._headers, timeout=timeout,
                                   verify=self._verify())
 
@@ -542,8 +559,9 @@ class AsyncClient(_Base):
     checker lets you await).
     """
 
-    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
-        super().__init__(server_url, token, timeout)
+    def __init__(self, server_url: str | None = None, token: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 agent_id: str | None = None) -> None:
+        super().__init__(server_url, token, timeout, agent_id)
         self._http = httpx.AsyncClient(base_url=self.server_url, headers=self._headers, timeout=timeout,
                                        verify=self._verify())
 

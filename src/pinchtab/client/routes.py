@@ -460,3 +460,76 @@ class RouteMethods:
         concurrency=2, timeout_seconds=60.
         """
         return self.call("scrape", None, url=url, preview=preview, only=only, max_pages=max_pages, max_per_pattern=max_per_pattern, include_patterns=include_patterns, exclude_patterns=exclude_patterns, concurrency=concurrency, enrich_all=enrich_all, no_browser=no_browser, timeout_seconds=timeout_seconds, browser=browser)
+
+    def activity_log(self, *, tab_id: str | None = None, limit: int | None = None,
+            age_sec: int | None = None, since: str | None = None, until: str | None = None,
+            agent_id: str | None = None, instance_id: str | None = None, action: str | None = None,
+            path_prefix: str | None = None, source: str | None = None, request_id: str | None = None,
+            session_id: str | None = None) -> Any:
+        """GET /api/activity: Recent requests, oldest first: method, path, status, durationMs, agentId, tabId,
+        action, target (a bounded log: observability.activity.maxEvents). Defaults: limit=200.
+        """
+        return self.call("activity_log", tab_id, limit=limit, age_sec=age_sec, since=since, until=until, agent_id=agent_id, instance_id=instance_id, action=action, path_prefix=path_prefix, source=source, request_id=request_id, session_id=session_id)
+
+    def agents(self) -> Any:
+        """GET /api/agents: The agents seen (X-Agent-Id), most recently active first."""
+        return self.call("agents", None)
+
+    def agent(self, agent_id: str, *, mode: Literal["tool_calls", "progress", "both"] | None = None) -> Any:
+        """GET /api/agents/{agent_id}: One agent and its recent events. Defaults: mode="both"."""
+        return self.call("agent", None, agent_id=agent_id, mode=mode)
+
+    def agent_events(self, agent_id: str, *, mode: Literal["tool_calls", "progress", "both"] | None = None) -> Any:
+        """GET /api/agents/{agent_id}/events: One agent's events as server-sent events: its recent ones, then
+        each as it happens. Defaults: mode="tool_calls".
+        """
+        return self.call("agent_events", None, agent_id=agent_id, mode=mode)
+
+    def report_agent_event(self, agent_id: str, message: str, *, channel: Literal["progress"] | None = None,
+            progress: int | None = None, total: int | None = None, details: dict[str, Any] | None = None) -> Any:
+        """POST /api/agents/{agent_id}/events: An agent reports progress (a message) into its feed."""
+        return self.call("report_agent_event", None, agent_id=agent_id, message=message, channel=channel, progress=progress, total=total, details=details)
+
+    def events(self, *, mode: Literal["tool_calls", "progress", "both"] | None = None,
+            agent_id: str | None = None) -> Any:
+        """GET /api/events: The dashboard's server-sent events: init (agents), action and progress (agent
+        events), monitoring (instances and tabs, on change), system (instance lifecycle). Defaults:
+        mode="tool_calls".
+        """
+        return self.call("events", None, mode=mode, agent_id=agent_id)
+
+    def effective_config(self) -> Any:
+        """GET /api/config: The server's effective configuration (the token is never shown: tokenSet says
+        whether one is).
+        """
+        return self.call("effective_config", None)
+
+    def login(self, token: str) -> Any:
+        """POST /api/auth/login: Check the server token and set the dashboard's HttpOnly session cookie."""
+        return self.call("login", None, token=token)
+
+    def logout(self) -> Any:
+        """POST /api/auth/logout: Clear the dashboard's session cookie."""
+        return self.call("logout", None)
+
+    def create_session(self, agent_id: str, *, label: str | None = None) -> Any:
+        """POST /sessions: A session for an agent: its sessionToken is answered this once (only its hash is
+        kept).
+        """
+        return self.call("create_session", None, agent_id=agent_id, label=label)
+
+    def agent_sessions(self) -> Any:
+        """GET /sessions: Every agent session with its status."""
+        return self.call("agent_sessions", None)
+
+    def my_session(self) -> Any:
+        """GET /sessions/me: The session the caller authenticated with."""
+        return self.call("my_session", None)
+
+    def agent_session(self, session_id: str) -> Any:
+        """GET /sessions/{session_id}: One agent session."""
+        return self.call("agent_session", None, session_id=session_id)
+
+    def revoke_session(self, session_id: str) -> Any:
+        """POST /sessions/{session_id}/revoke: Revoke a session (the server token, or the session itself)."""
+        return self.call("revoke_session", None, session_id=session_id)

@@ -99,3 +99,23 @@ def delete_profile(ctx: Ctx, profile_id: str) -> None:
       pinchtab profiles delete prof_1a2b3c4d
     """
     ctx.out(ctx.client.delete_profile(profile_id), lambda v: f"deleted {profile_id}")
+
+
+group("agents", MANAGE, """List the agents the server has seen (X-Agent-Id), or show one with its recent events.
+
+    \b
+    Example:
+      pinchtab agents
+      pinchtab agents show bosch
+      pinchtab activity --agent-id bosch --limit 20
+    """, lists=True)
+
+
+group("sessions", MANAGE, """Agent sessions: a revocable token per agent (Authorization: Session <token>, PINCHTAB_SESSION).
+
+    \b
+    Example:
+      pinchtab sessions create bosch --label "research task"
+      pinchtab sessions
+      pinchtab sessions revoke ses_e6ac8132fe7e7016
+    """, lists=True)

@@ -66,6 +66,9 @@ def _port(url: str) -> int:
               help="PinchTab server or bridge to drive (default $PINCHTAB_SERVER, else http://127.0.0.1:<server.port>, 9867).")
 @click.option("--token", help="Bearer token for that server (default $PINCHTAB_TOKEN, else server.token of the config).")
 @click.option("--no-autostart", is_flag=True, help="Do not start a local server when none answers.")
+@click.option("--agent-id", envvar="PINCHTAB_AGENT_ID", metavar="ID",
+              help="X-Agent-Id of every call, for the server's activity log and dashboard "
+                   "(default $PINCHTAB_AGENT_ID, else the MCP client's name).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (logs go to stderr).")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True,
@@ -77,7 +80,7 @@ def _port(url: str) -> int:
                    "families: navigation, snapshot, actions, content, tabs, waits, observe, network, files, inspect.")
 @click.option("--mcp-token", envvar="PINCHTAB_MCP_TOKEN",
               help="Bearer token MCP clients must send with --transport http (required; default $PINCHTAB_MCP_TOKEN).")
-def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, log_level: str,
+def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, agent_id: str | None, log_level: str,
                 transport: str, host: str, port: int, tool_set: str | None, mcp_token: str | None) -> None:
     """Serve the PinchTab browser tools over MCP on stdio (for Claude Desktop, Cursor, VS Code, ...),
     or over Streamable HTTP for agents on other machines (--transport http, bearer-token protected).
@@ -124,7 +127,7 @@ def mcp_command(server_url: str | None, token: str | None, no_autostart: bool, l
     before_call = None
     if not explicit and not no_autostart:
         before_call = _BackgroundStart(url, token).wait
-    server = build_server(AsyncClient(url, token), before_call, log_level=log_level.upper(), tools=tools)
+    server = build_server(AsyncClient(url, token, agent_id=agent_id or ""), before_call, log_level=log_level.upper(), tools=tools)
     gc.enable()  # off since pinchtab.mcp.early (stdio only), for the start-up imports
     if transport == "http":
         from pinchtab.mcp.http import serve_http

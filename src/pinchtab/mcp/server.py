@@ -15,13 +15,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 
 import pinchtab
-from pinchtab.client import AsyncClient, PinchtabClientError
+from pinchtab.client import AsyncClient, PinchtabClientError, calling_agent
 from pinchtab.mcp.early import INSTRUCTIONS, NAME, TITLE
 from pinchtab.mcp.tools import (
     TOOLS, ToolDef, ToolInputError, ToolOutput, argument_model, error_fields, error_text, input_schema,
@@ -47,10 +47,11 @@ def _error(text: str, fields: dict[str, Any] | None = None) -> CallToolResult:
 def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Awaitable[None]] | None = None) -> Tool:
     """The SDK ``Tool`` for ``tool``, calling through ``client``."""
 
-    async def handler(**args: Any) -> CallToolResult:
+    async def handler(ctx: Context, **args: Any) -> CallToolResult:
         try:
             if before_call is not None:
                 await before_call()
+            calling_agent.set(client_name(ctx))
             out = await tool.run(client, args)
         except ToolInputError as exc:
             return _error(str(exc))
@@ -67,7 +68,19 @@ def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Await
     return Tool(
         fn=handler, name=tool.name, description=tool.description, parameters=input_schema(tool),
         fn_metadata=FuncMetadata(arg_model=argument_model(tool)), is_async=True, annotations=annotations,
+        context_kwarg="ctx",
     )
+
+
+def client_name(ctx: Context) -> str | None:
+    """The MCP client's name from its ``initialize`` (``clientInfo.name``): the agent id its calls
+    carry (X-Agent-Id) unless ``pinchtab mcp --agent-id`` names one."""
+    try:
+        params = ctx.session.client_params
+    except (AttributeError, LookupError, ValueError):
+        return None
+    info = getattr(params, "client_info", None)
+    return getattr(info, "name", None) or None
 
 
 def build_server(client: AsyncClient, before_call: Callable[[], Awaitable[None]] | None = None,

@@ -14,6 +14,9 @@ from fastapi import FastAPI
 import pinchtab
 from pinchtab.config import Config
 from pinchtab.secrets import Secrets, redact_logs
+from pinchtab.dashboard import COOKIE, Dashboard, cookie_value, session_may
+from pinchtab.dashboard.assets import PUBLIC_PREFIX, mount_dashboard
+from pinchtab.dashboard.recorder import ActivityRecorder
 from pinchtab.errors import BadRequest, BrowserError, Conflict, NotFound, NotReady, PinchtabError
 from pinchtab.server.attached import Attachments, is_attached_bridge
 from pinchtab.server.discovery import Discovery
@@ -34,6 +37,8 @@ from pinchtab.models import orchestrator as o
 from pinchtab.web import RequestGuard, TokenAuth, install_error_handlers
 
 log = logging.getLogger("pinchtab.server")
+
+DASHBOARD_PUBLIC = frozenset({"/", "/dashboard", "/api/auth/login", "/api/auth/logout"})
 
 
 DESCRIPTION = """Browser control for AI agents, server mode: persistent profiles and several browser
@@ -77,6 +82,7 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
             yield
         finally:
             await discovery.close()
+            await dashboard.close()
             await supervisor.close()
             await manager.close()
             await upstream.close()
@@ -91,20 +97,30 @@ def create_app(config: Config, *, default_instance: bool | None = None, manager:
     discovery = Discovery(config.discovery, attachments)
     handlers = ServerHandlers(manager, profiles, router, routes, upstream, attachments, supervisor)
     handlers.default_wanted = start_default
+    dashboard = Dashboard(config, manager, router)
 
     def lookup(route: Route) -> Handler:
-        return getattr(handlers, route.name)  # type: ignore[no-any-return]
+        return getattr(handlers, route.name, None) or getattr(dashboard.handlers, route.name)  # type: ignore[no-any-return]
 
     own = server_routes()
     mount(app.router, own, lookup, config.security)
     mount_sockets(app.router, SOCKETS, socket_handler_for(router, upstream), config.security, socket_paths)
+    mount_dashboard(app.router)
     # The proxied routes are served by ProxyMiddleware; /openapi.json documents them from the same
     # table as the bridge's, so both describe the same parameters.
     # Built on first use: ~0.1 s of pydantic schema generation that start-up need not wait for.
     app.openapi = functools.cache(  # type: ignore[method-assign]
         lambda: build_openapi(own + proxied_routes(), title=app.title, version=app.version, description=DESCRIPTION))
     app.add_middleware(ProxyMiddleware, router=router, upstream=upstream)
-    app.add_middleware(TokenAuth, token=config.server.token)
+    if dashboard.enabled:
+        app.add_middleware(ActivityRecorder, log=dashboard.activity)
+    # The dashboard page and its login are public; the API takes the token or the login's cookie.
+    token = config.server.token
+    sessions = dashboard.sessions
+    app.add_middleware(TokenAuth, token=token, public=DASHBOARD_PUBLIC, public_prefix=PUBLIC_PREFIX + "/",
+                       cookie=(COOKIE, cookie_value(token)) if token else None,
+                       sessions=sessions.authenticate if sessions else None, session_may=session_may,
+                       sessions_required=dashboard.sessions_required)
     app.add_middleware(RequestGuard, config=config)  # outermost: Host, Origin, body size
     return app
 

@@ -194,6 +194,7 @@ class ProxyMiddleware:
                 + (f" ({inst.error})" if inst.error else "") + how,
                 "instance_unavailable",
             )
+        scope["pinchtab.instance"] = inst.id  # for the activity log (dashboard.recorder)
         raw_path = scope.get("raw_path") or scope["path"].encode()
         qs = scope["query_string"]
         target = raw_path + b"?" + qs if qs else raw_path

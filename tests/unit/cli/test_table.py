@@ -24,7 +24,7 @@ def test_help_lists_commands_by_section() -> None:
     assert {"bridge", "server", "mcp"} <= section["Run the server"]
     assert {"nav", "click", "fill", "mouse"} <= section["Drive a page"]
     assert {"snap", "find", "text", "screenshot"} <= section["Inspect"]
-    assert {"instances", "profiles"} == section["Manage instances and profiles"]
+    assert {"instances", "profiles", "agents", "activity", "sessions"} == section["Manage instances and profiles"]
 
 
 def test_every_top_level_command_has_a_section() -> None:

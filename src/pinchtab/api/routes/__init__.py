@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pinchtab.api.route import Route
 from pinchtab.api.routes import (
-    attach, audit, core, emulation, frames, inspect, interaction, markup, media, observe, orchestrator, scrape, state, tab_control,
+    attach, audit, core, dashboard, emulation, frames, inspect, interaction, markup, media, observe, orchestrator,
+    scrape, state, tab_control,
 )
 
 ROUTES: tuple[Route, ...] = (
     core.ROUTES + interaction.ROUTES + orchestrator.ROUTES + attach.ROUTES + observe.ROUTES + emulation.ROUTES
-    + inspect.ROUTES + state.ROUTES + tab_control.ROUTES + frames.ROUTES + markup.ROUTES + audit.ROUTES + media.ROUTES + scrape.ROUTES
+    + inspect.ROUTES + state.ROUTES + tab_control.ROUTES + frames.ROUTES + markup.ROUTES + audit.ROUTES + media.ROUTES
+    + scrape.ROUTES + dashboard.ROUTES
 )
 SOCKETS = media.SOCKETS
 
