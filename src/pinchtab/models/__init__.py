@@ -36,7 +36,7 @@ from pinchtab.models.emulation import (  # noqa: F401
     LocaleRequest, TimezoneRequest, EmulateRequest,
 )
 from pinchtab.models.inspect import CaptureQuery, CountQuery, ElementQuery, AttrQuery, TabRef  # noqa: F401
-from pinchtab.models.frames import FrameRequest  # noqa: F401
+from pinchtab.models.tab_control import FrameRequest  # noqa: F401
 from pinchtab.models.markup import HtmlQuery, StylesQuery  # noqa: F401
 from pinchtab.models.state import (  # noqa: F401
     StorageQuery, StorageSet, StorageDelete, ClearCookies, StateQuery, StateName, StateSave, StateLoad, StateClean,

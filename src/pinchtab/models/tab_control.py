@@ -1,4 +1,4 @@
-"""Tab coordination: an owner's lock, and the human handoff that pauses actions."""
+"""Tab coordination: an owner's lock, the human handoff that pauses actions, and the frame scope."""
 
 from __future__ import annotations
 
@@ -33,3 +33,10 @@ class ResumeRequest(Leased):
     tab_id: str = Field(..., description="Tab ID (from GET /tabs).")
     status: str | None = Field(None, description="How the handoff ended (completed, failed, ...).")
     resolved_data: dict[str, Any] | None = Field(None, description="Anything the human hands back.")
+
+
+# The frame scope (PinchTab's /frame): which frame selector-based actions, snapshots and /text
+# work in.
+class FrameRequest(TabScoped):
+    target: str = Field(..., description="main; an iframe's ref or selector (in the current scope); a frame id, "
+                                         "name or URL.")

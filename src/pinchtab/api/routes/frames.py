@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pinchtab.api.route import Route
 from pinchtab.models.base import TabScoped
-from pinchtab.models.frames import FrameRequest
+from pinchtab.models.tab_control import FrameRequest
 
 
 ROUTES: tuple[Route, ...] = (

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser.page import scoping
 
 if TYPE_CHECKING:
-    from pinchtab.models.frames import FrameRequest
+    from pinchtab.models.tab_control import FrameRequest
     from pinchtab.browser.core.browser import Browser
     from pinchtab.browser.core.tab import Tab
     from pinchtab.models import TabScoped
