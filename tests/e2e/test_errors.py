@@ -299,12 +299,18 @@ def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: st
     doomed = new_tab(http, f"{pages}/login.html")
 
     def long_wait() -> httpx.Response:
+        # A condition that is never met and marks the page's URL when first checked, so the tab is
+        # closed once the wait is under way (a fixed pause lost that race on a loaded machine).
         with httpx.Client(base_url=bridge, timeout=60) as client:
-            return client.post(f"/tabs/{doomed}/wait", json={"selector": "#never", "timeout": 5000})
+            return client.post(f"/tabs/{doomed}/wait", json={"fn": "(history.replaceState(null, '', '#waiting'), false)",
+                                                             "timeout": 20000})
+
+    def waiting() -> bool:
+        return any(t["id"] == doomed and t["url"].endswith("#waiting") for t in http.get("/tabs").json()["tabs"])
 
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(long_wait)
-        time.sleep(0.3)
+        wait_until(waiting, timeout=30)
         assert http.post(f"/tabs/{doomed}/close").json() == {"closed": True, "tabId": doomed}
         started = time.monotonic()
         res = pending.result(timeout=10)
