@@ -2,7 +2,9 @@
 two, the longest tests of the suite, run on two pytest-xdist workers): every documented operation
 of a bridge and of the server gets generated requests, valid and not, with the project's own default settings;
 no answer may be an unexplained 5xx (an internal error, a CDP error, or a 5xx outside our error
-shape). A bounded run: FUZZ_EXAMPLES requests per operation (env PINCHTAB_FUZZ_EXAMPLES)."""
+shape). A bounded run with a fixed seed: FUZZ_EXAMPLES requests per operation (env
+PINCHTAB_FUZZ_EXAMPLES); on the server, FUZZ_PROXIED per operation it only passes on to a bridge
+(the same handler the bridge's run fuzzes: what is left to check there is the proxy)."""
 
 from __future__ import annotations
 
@@ -21,13 +23,17 @@ from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from tests.conftest import ServerThread  # noqa: E402
 from tests.fixtures.harness import free_port  # noqa: E402
 
-FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "10"))
+FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "4"))
+FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "2"))
 # Left out: operations that wait as long as asked (up to 30 s), restart the browser or start more
 # browsers: they are bounded and tested on their own; fuzzing them would only spend CI minutes.
 EXCLUDED = r"(/wait$|/browser/restart$|^/instances/start$|/instances/\{instance_id\}/(start|restart)$)"
 UNEXPLAINED_CODES = {"internal_error", "cdp_error"}
-SETTINGS = settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
+
+def fuzz_settings(examples: int) -> settings:
+    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                     phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+
 
 statuses: dict[str, collections.Counter[int]] = {"bridge": collections.Counter(), "server": collections.Counter()}
 unexplained: list[str] = []
@@ -53,7 +59,8 @@ def figure(which: str) -> str:
     counts = statuses[which]
     total = sum(counts.values())
     spread = ", ".join(f"{s}: {n}" for s, n in sorted(counts.items()))
-    return (f"fuzz {which}: {total} requests ({FUZZ_EXAMPLES} per operation); statuses {spread}; "
+    per = f"{FUZZ_EXAMPLES} per operation" + (f", {FUZZ_PROXIED} per proxied one" if which == "server" else "")
+    return (f"fuzz {which}: {total} requests ({per}); statuses {spread}; "
             f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
 
 
@@ -81,8 +88,14 @@ def real_tab(which: str, pages: str) -> str:
     return res.json()["tabId"]
 
 
-def fuzz(which: str, schema: Any, tab: str) -> None:
-    """Every operation: FUZZ_EXAMPLES generated requests, valid (positive) and invalid (negative)."""
+def operations(schema: Any) -> set[tuple[str, str]]:
+    """(METHOD, path) of every operation of ``schema``."""
+    return {(op.method.upper(), op.path) for op in (r.ok() for r in schema.get_all_operations())}
+
+
+def fuzz(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]] = frozenset()) -> None:
+    """Every operation: FUZZ_EXAMPLES generated requests (FUZZ_PROXIED for those in ``proxied``),
+    valid (positive) and invalid (negative)."""
     import re
 
     from hypothesis import given
@@ -103,7 +116,7 @@ def fuzz(which: str, schema: Any, tab: str) -> None:
                 except Exception:  # an operation with nothing to make invalid
                     pass
 
-        @SETTINGS
+        @fuzz_settings(FUZZ_PROXIED if (op.method.upper(), op.path) in proxied else FUZZ_EXAMPLES)
         @given(case=st.one_of(modes))
         def run(case: Any) -> None:
             check(which, case)

@@ -1,6 +1,7 @@
 """Schemathesis against the server's /openapi.json: test_fuzz.py's run (the same settings and
 checks) on a ``pinchtab server`` with its default instance, in a file of its own so that pytest-xdist
-runs it beside the bridge's."""
+runs it beside the bridge's. The bridge routes the server proxies get FUZZ_PROXIED requests each:
+their handlers are the bridge's, fuzzed by test_fuzz.py; here the proxy in front is what is tested."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_fuzz import figure, base, fuzz, fuzz_config, real_tab, schemathesis
+from tests.e2e.test_fuzz import base, figure, fuzz, fuzz_config, operations, real_tab, schemathesis
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,17 @@ def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")
 
 
+def proxied() -> set[tuple[str, str]]:
+    """(METHOD, path) of the bridge operations the server passes on to a bridge."""
+    from pinchtab.api import proxied_routes
+
+    return {(method, path) for route in proxied_routes() for method in route.methods for path in route.paths()}
+
+
 def test_fuzz_server(server_schema: Any, pages: str, record_property: Any) -> None:
+    proxy = proxied()
+    assert proxy <= operations(server_schema)  # every one is documented, under the same path
     try:
-        fuzz("server", server_schema, real_tab("server", pages))
+        fuzz("server", server_schema, real_tab("server", pages), proxy)
     finally:
         record_property("figure", figure("server"))

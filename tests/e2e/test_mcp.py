@@ -350,6 +350,8 @@ def _reap(proc: Any) -> None:
 
 def test_ensure_server_starts_one_on_a_free_loopback_port(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bridge: str) -> None:
     monkeypatch.setenv("PINCHTAB_STATE_DIR", str(tmp_path))
+    # Its bridge's port away from 9868 and up, where every other server on this machine starts its own.
+    monkeypatch.setenv("PINCHTAB_SERVER_INSTANCE_PORT_START", str(free_port()))
     assert autostart.ensure_server(bridge) is False  # something answers already
     assert autostart.ensure_server("http://203.0.113.9:9") is False  # never starts a remote one
 
@@ -368,7 +370,8 @@ def test_ensure_server_starts_one_on_a_free_loopback_port(monkeypatch: pytest.Mo
 
 def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: str) -> None:
     port = free_port()  # the "default address" of this environment: PINCHTAB_PORT
-    env = {"PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": str(tmp_path), "PINCHTAB_CONFIG": str(tmp_path / "none.json")}
+    env = {"PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": str(tmp_path), "PINCHTAB_CONFIG": str(tmp_path / "none.json"),
+           "PINCHTAB_SERVER_INSTANCE_PORT_START": str(free_port())}  # not 9868, where other servers start bridges
     errlog = open(tmp_path / "mcp-stderr.txt", "w+")
     pid = None
     try:
