@@ -6,6 +6,7 @@ from typing import Any
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
+from pinchtab.mcp.tools import views
 from pinchtab.mcp.tools.common import route_tool
 from pinchtab.mcp.tools.registry import ToolOutput, define, field
 
@@ -14,6 +15,11 @@ tool = define("tabs")
 
 async def _list_tabs(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     return [{"tabId": t["id"], "url": t["url"], "title": t["title"]} for t in await c.tabs()]
+
+
+async def _close_tab(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    views.forget(c)  # the tab snap would diff against may be the one closed
+    return await c.close_tab(a["tabId"])
 
 
 TOOLS = (
@@ -29,7 +35,7 @@ TOOLS = (
         name="pinchtab_close_tab",
         description="Close a browser tab.",
         args=(field(models.TabScoped, "tab_id", description="Tab to close. Closes the current tab if omitted."),),
-        run=lambda c, a: c.close_tab(a["tabId"]),
+        run=_close_tab,
         destructive=True,
         core=True,
     ),
