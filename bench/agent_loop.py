@@ -538,7 +538,7 @@ def report(results: dict[str, dict[str, Any]]) -> None:
         best_calls = min(totals[x][0] for x in peers)
         best_chars = min(totals[x][1] for x in peers)
         print(f"\npinchtab snap against the best peer: calls {snap[0] / best_calls:.2f}x (target <= 0.7), "
-              f"characters {snap[1] / best_chars:.2f}x (target <= 0.25)")
+              f"characters {snap[1] / best_chars:.2f}x ({snap[1]:,} / {best_chars:,}; target <= 0.25)")
         pw = results.get("Playwright MCP")
         if pw:
             print(f"tools/list against Playwright MCP: {results['pinchtab snap']['tools_list'] / pw['tools_list']:.2f}x (target <= 0.5)")

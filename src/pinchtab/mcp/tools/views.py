@@ -15,7 +15,7 @@ again, a changed list header is its ``#`` line); ``-`` names the refs no line sh
 a line without refs that went (a row of text) is given as it was. A line whose only change is
 focus is not repeated: ``# focus:`` names the focused ref. When that would not be shorter than
 the outline, or no ref of the last view is left (a new document), the answer is the outline, its
-header without the node count.
+header without the node count (and without the URL when it is the one of the last view).
 The MCP server is per session, so this is a presentation choice of MCP: HTTP's snap, snapDiff
 and diff stay PinchTab's.
 """
@@ -124,8 +124,9 @@ def since_seen(c: AsyncClient, tab: str | None, outline: str) -> str:
     url, body = _split(outline)
     if seen is None or seen.tab != tab or seen.url != url:
         return _trim(outline)
+    whole = without_url(_trim(outline), url)  # the URL it has seen
     if not {r for line in body for r in _REFS.findall(line)} & {r for line in seen.lines for r in _REFS.findall(line)}:
-        return _trim(outline)  # a new document: nothing to diff against
+        return whole  # a new document: nothing to diff against
     changes = diff_lines(seen.lines, body)
     text = "\n".join([DIFF_HEADER, *changes] if changes else [NO_CHANGE]) + "\n"
-    return text if len(text) < len(_trim(outline)) else _trim(outline)
+    return text if len(text) < len(whole) else whole
