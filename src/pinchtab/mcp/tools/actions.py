@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
-from pinchtab.mcp.tools import views
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.common import TAB, route_tool
 from pinchtab.mcp.tools.registry import Arg, Runner, ToolDef, ToolOutput, define, field, model_fields, own
 from pinchtab.models.refs import is_ref

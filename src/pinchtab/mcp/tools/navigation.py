@@ -7,7 +7,7 @@ from typing import Any
 
 from pinchtab import models
 from pinchtab.client import AsyncClient, PinchtabClientError
-from pinchtab.mcp.tools import views
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.actions import ARG_WORDS, with_page
 from pinchtab.mcp.tools.common import TAB, check_url
 from pinchtab.mcp.tools.registry import ToolOutput, define, field

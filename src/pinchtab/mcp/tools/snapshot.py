@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
-from pinchtab.mcp.tools import views
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.common import TAB
 from pinchtab.mcp.tools.registry import ToolOutput, define, field, own
 
