@@ -255,8 +255,11 @@ class Pinchtab(Agent):
         return {"snap": True} if self.mode == "snap" else {"snapDiff": True}
 
     def _answered(self, text: str, args: dict[str, bool]) -> None:
-        body = text.split("\n", 1)[1] if "\n" in text else ""
-        if args.get("snap"):
+        # a JSON line first says what the snapshot does not (a dialog, a new tab, a step's result)
+        body = text.partition("\n")[2] if text.startswith("{") else text
+        if args.get("snap") and body.startswith(("# diff\n", "# no change")):
+            self._apply_outline_diff(body)
+        elif args.get("snap"):
             self.see(body)
         elif args.get("snapDiff"):
             self._apply_diff(body)
@@ -264,8 +267,16 @@ class Pinchtab(Agent):
             self.stale = True
 
     def _apply_diff(self, diff: str) -> None:
+        self._merge(diff, {m.group(1) for m in re.finditer(r"^- (e\d+):", diff, re.M)})
+
+    def _apply_outline_diff(self, diff: str) -> None:
+        """snap's answer for a page seen before: ``+`` outline lines, ``- e14 e15`` refs gone."""
+        lines = diff.splitlines()
+        gone = {r for line in lines if re.fullmatch(r"- e\d+( e\d+)*", line) for r in line[2:].split()}
+        self._merge("\n".join(line[2:] for line in lines if line.startswith("+ ")), gone)
+
+    def _merge(self, diff: str, gone: set[str]) -> None:
         changes = self.parse(diff)
-        gone = {m.group(1) for m in re.finditer(r"^- (e\d+):", diff, re.M)}
         seen = {e.ref: e for e in changes}
         base = len(self.view_text)
         kept = [seen.pop(e.ref, e) for e in self.view if e.ref not in gone]
@@ -527,7 +538,7 @@ def report(results: dict[str, dict[str, Any]]) -> None:
         best_calls = min(totals[x][0] for x in peers)
         best_chars = min(totals[x][1] for x in peers)
         print(f"\npinchtab snap against the best peer: calls {snap[0] / best_calls:.2f}x (target <= 0.7), "
-              f"characters {snap[1] / best_chars:.2f}x (target <= 0.25)")
+              f"characters {snap[1] / best_chars:.2f}x ({snap[1]:,} / {best_chars:,}; target <= 0.25)")
         pw = results.get("Playwright MCP")
         if pw:
             print(f"tools/list against Playwright MCP: {results['pinchtab snap']['tools_list'] / pw['tools_list']:.2f}x (target <= 0.5)")

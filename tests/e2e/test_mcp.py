@@ -395,7 +395,8 @@ def test_snap_answers_with_the_outline_and_a_batch_acts_in_one_call(mcp: McpSess
     """MCP's snap is the outline (the page's text too: what a step did shows in its answer), snapDiff
     what changed, and pinchtab_actions fills and submits a form in one call (issue 24)."""
     page = mcp.text("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab, "snap": True})
-    assert page.startswith('{"tabId"') and "\n# Login | " in page and 'heading "Welcome back"' in page
+    # the tab it named is not repeated, nor the URL it asked for
+    assert page.startswith("# Login\n") and 'heading "Welcome back"' in page, page
     refs = {m.group(2): m.group(1) for m in re.finditer(r'(e\d+) (?:textbox|button|checkbox \[ \]) "([^"]+)"', page)}
     diff = mcp.text("pinchtab_click", {"ref": refs["Remember me"], "tabId": tab, "snapDiff": True})
     assert "# diff: 0 added, 1 changed, 0 removed" in diff and f"~ {refs['Remember me']}:checkbox" in diff, diff
@@ -403,4 +404,21 @@ def test_snap_answers_with_the_outline_and_a_batch_acts_in_one_call(mcp: McpSess
         {"kind": "fill", "ref": refs["Email address"], "value": "ada@example.com"},
         {"kind": "fill", "ref": refs["Password"], "value": "hunter2"},
         {"kind": "click", "ref": refs["Log in"]}]})
-    assert '"success":true' in done and "Signed in as ada@example.com" in done, done
+    # no echo of the steps before the page (each succeeded, or the call is an error)
+    assert not done.startswith("{") and "Signed in as ada@example.com" in done, done
+
+
+def test_snap_on_a_page_seen_answers_what_changed_since(mcp: McpSession, tab: str, pages: str) -> None:
+    """After a session has seen a page, snap answers only the lines that changed since its last
+    view (the whole outline again after a new document), and a dialog still says so (issue 24)."""
+    page = mcp.text("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab, "snap": True})
+    refs = {m.group(2): m.group(1) for m in re.finditer(r'(e\d+) (?:textbox|button|checkbox \[ \]) "([^"]+)"', page)}
+    box = refs["Remember me"]
+    diff = mcp.text("pinchtab_click", {"ref": box, "tabId": tab, "snap": True})
+    assert diff.startswith("# diff\n") and re.search(rf'^\+ +{box} checkbox \[x\] "Remember me"', diff, re.M), diff
+    assert 'heading "Welcome back"' not in diff and len(diff) < len(page) / 3
+    again = mcp.text("pinchtab_snapshot", {"tabId": tab})  # a full view: the next diff is against it
+    assert f'{box} checkbox [x] "Remember me"' in again
+    assert mcp.text("pinchtab_click", {"ref": box, "tabId": tab, "snap": True}).startswith("# diff\n+ ")
+    fresh = mcp.text("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab, "snap": True})
+    assert fresh.startswith("# Login\n") and 'heading "Welcome back"' in fresh, fresh

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.common import TAB, route_tool
 from pinchtab.mcp.tools.registry import Arg, Runner, ToolDef, ToolOutput, define, field, model_fields, own
 from pinchtab.models.refs import is_ref
@@ -80,19 +81,51 @@ _SNAP_NAMES = ("snap", "snapDiff")
 async def with_page(c: AsyncClient, answer: dict[str, Any], tab_id: str | None, a: dict[str, Any]) -> ToolOutput:
     """MCP's snap and snapDiff: the step's answer, then the page after it as the outline (its text
     too, so the answer shows what the step did: a message, a new page), or what changed in it.
-    HTTP's snap stays PinchTab's interactive compact snapshot."""
-    if a.get("snap") or a.get("snapDiff"):
-        page = await c.snapshot(tab_id, format="outline", diff=bool(a.get("snapDiff")))
-        answer = {**answer, "snapshot": page}
-    return with_snapshot(answer)
+    snap shows a page the session has seen as what changed since (views.py); snapDiff is the
+    bridge's diff against the tab's previous snapshot. HTTP's snap stays PinchTab's interactive
+    compact snapshot."""
+    if a.get("snapDiff"):
+        page = await c.snapshot(tab_id, format="outline", diff=True)
+        views.forget(c)  # the session's view is now one snap would not know how to diff against
+    elif a.get("snap"):
+        # views are kept by the tab the agent names (none: the current tab, as its next step will)
+        page = views.since_seen(c, a.get("tabId"), await c.snapshot(tab_id, format="outline"))
+    else:
+        return answer
+    return with_snapshot({**news(answer), "snapshot": page})
+
+
+# What an action's answer says that a snapshot after it does not: "success" (a failure is an
+# error), the kind and ref the agent sent, and the URL and title the outline's header carries.
+_ECHO = ("success", "kind", "ref", "url", "title")
+
+
+def news(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` without its echo of the request (a batch's steps too: a step that says nothing
+    more goes, one that does keeps its kind and ref). A select's result (the option now chosen)
+    is the combobox's value in the page, a dialog's URL the page's."""
+    out = {k: v for k, v in answer.items() if k not in _ECHO or (k == "success" and v is not True)}
+    if isinstance(out.get("dialog"), dict):
+        out["dialog"] = {k: v for k, v in out["dialog"].items() if k != "url"}
+    results = out.pop("results", None)
+    if isinstance(results, list):
+        results = [{k: v for k, v in r.items() if not (k == "result" and r.get("kind") == "select")}
+                   if isinstance(r, dict) else r for r in results]
+        kept = [{k: v for k, v in r.items() if k != "success" or v is not True} for r in results
+                if isinstance(r, dict) and (r.get("success") is not True or set(r) - {"success", "kind", "ref", "index"})]
+        if kept:
+            out["results"] = kept
+    return out
 
 
 def with_snapshot(answer: dict[str, Any]) -> ToolOutput:
-    """The answer as JSON, and a snapshot it carries as plain text after it (not escaped in JSON)."""
+    """The answer as JSON, and a snapshot it carries as plain text after it (not escaped in JSON);
+    with nothing but the snapshot to say, the snapshot alone."""
     if not isinstance(answer, dict) or "snapshot" not in answer:
         return answer
     rest = {k: v for k, v in answer.items() if k != "snapshot"}
-    return json.dumps(rest, separators=(",", ":")) + "\n" + str(answer["snapshot"])
+    head = json.dumps(rest, separators=(",", ":")) + "\n" if rest else ""
+    return head + str(answer["snapshot"])
 
 
 def action_tool(name: str, kind: str, more: str = "", *, only: Iterable[str] | None = None,

@@ -7,6 +7,7 @@ from typing import Any
 
 from pinchtab import models
 from pinchtab.client import AsyncClient, PinchtabClientError
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.actions import ARG_WORDS, with_page
 from pinchtab.mcp.tools.common import TAB, check_url
 from pinchtab.mcp.tools.registry import ToolOutput, define, field
@@ -28,7 +29,12 @@ async def _navigate(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
             raise
         res = await c.navigate(url)  # the session's tab was closed: a new one
     _SESSION_TAB[c] = res["tabId"]
-    return await with_page(c, {k: res[k] for k in ("tabId", "url", "title")}, res["tabId"], a)
+    answer = {k: res[k] for k in ("tabId", "url", "title")}
+    if (a.get("snap") or a.get("snapDiff")) and res["tabId"] in (a["tabId"], tab):
+        del answer["tabId"]  # with the page after it, the tab is said only when it is a new one
+    out = await with_page(c, answer, res["tabId"], a)
+    # the page's header names the URL only when it is not the one asked for (a redirect)
+    return views.without_url(out, res["url"]) if isinstance(out, str) and res["url"] == url else out
 
 
 TOOLS = (

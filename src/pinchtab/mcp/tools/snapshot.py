@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.common import TAB
 from pinchtab.mcp.tools.registry import ToolOutput, define, field, own
 
@@ -15,8 +16,14 @@ tool = define("snapshot")
 async def _snapshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     # outline by default: the whole page in about half the characters of a tree (formatting.py)
     fmt = a["format"] or ("compact" if a["compact"] else "outline")
-    return await c.snapshot(a["tabId"], interactive=bool(a["interactive"]), format=fmt, diff=bool(a["diff"]),
+    page = await c.snapshot(a["tabId"], interactive=bool(a["interactive"]), format=fmt, diff=bool(a["diff"]),
                             selector=a["selector"])
+    # the whole page as the outline is a view snap can answer what changed since (views.py)
+    if fmt == "outline" and not (a["interactive"] or a["diff"] or a["selector"]):
+        views.remember(c, a["tabId"], page)
+    elif a["diff"]:
+        views.forget(c)
+    return page
 
 
 async def _frame(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:

@@ -6,6 +6,7 @@ from typing import Any
 
 from pinchtab import models
 from pinchtab.client import AsyncClient
+import pinchtab.mcp.tools.views as views
 from pinchtab.mcp.tools.common import route_tool
 from pinchtab.mcp.tools.registry import ToolOutput, define, field, own
 
@@ -32,6 +33,11 @@ async def _connect_profile(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
     return out
 
 
+async def _close_tab(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    views.forget(c)  # the tab snap would diff against may be the one closed
+    return await c.close_tab(a["tabId"])
+
+
 TOOLS = (
     tool(
         name="pinchtab_list_tabs",
@@ -45,7 +51,7 @@ TOOLS = (
         name="pinchtab_close_tab",
         description="Close a browser tab.",
         args=(field(models.TabScoped, "tab_id", description="Tab to close. Closes the current tab if omitted."),),
-        run=lambda c, a: c.close_tab(a["tabId"]),
+        run=_close_tab,
         destructive=True,
         core=True,
     ),
