@@ -1,6 +1,6 @@
 """Post-scoring passes, one per query feature: each may lift one element (see :mod:`.base`)."""
 
-from . import (adjust, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle,
+from . import (adjust, distinct_words, item_action, leading_verb, search_intent, semantic_tier, sort_intent, text_entry, toggle,
                wrapped_control)
 from .base import Pass, PassPage
 
@@ -11,4 +11,4 @@ __all__ = ["PASSES", "Pass", "PassPage"]
 # the semantic tier, for what nothing else matched; last, a wrapper's pick handed to the control
 # it wraps.
 PASSES: tuple[Pass, ...] = (item_action, adjust, toggle, sort_intent, search_intent, text_entry, leading_verb,
-                            semantic_tier, wrapped_control)
+                            distinct_words, semantic_tier, wrapped_control)
