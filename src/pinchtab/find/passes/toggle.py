@@ -31,6 +31,8 @@ TOGGLE_ROLES = frozenset({"switch", "checkbox", "menuitemcheckbox"})
 _PARTICLE_VERBS = frozenset({"turn", "switch", "flip"})
 _PARTICLES = frozenset({"on", "off"})
 _VERBS = frozenset({"toggle", "enable", "disable", "activate", "deactivate"})
+# the state a verb turns on or off, as a toggle's label says it
+_STATE_OF = {"activate": "active", "deactivate": "active", "enable": "enabled", "disable": "enabled"}
 # verbs that mark a box: they ask for a checkbox, and leave a choice of another kind alone
 _MARK_VERBS = frozenset({"select", "deselect", "unselect", "tick", "untick", "check", "uncheck"})
 _CHOICES = frozenset({"radio", "option", "menuitemradio", "tab", "treeitem", "row", "checkbox", "switch",
@@ -80,16 +82,22 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     best = int(np.argmax(score))
     if score[best] <= 0 or _is_toggle(descriptors[best]):
         return
-    mark = _WORD.findall(query.lower())[0] in _MARK_VERBS
+    first = _WORD.findall(query.lower())[0]
+    mark = first in _MARK_VERBS
+    # "deactivate the account" turns off the box that says "Active"
+    state = stem(_STATE_OF[first]) if first in _STATE_OF else None
     if mark and descriptors[best].role in _CHOICES:
         return
     tx = page.per_page("toggle_words", _Texts)
-    needed = {w for w in what if w in tx.stems[best]}
+    # a static text (a help line) cannot be turned on: it sets no words a toggle must have
+    needed = set() if page.static[best] else {w for w in what if w in tx.stems[best]}
     cands: list[tuple[float, int]] = []  # (words covered, row)
     for i, d in enumerate(descriptors):
         if not _is_toggle(d) or d.disabled or score[i] <= 0 or (mark and d.role != "checkbox"):
             continue
         covered = {w for w in what if w in tx.stems[i]}
+        if state is not None and state in tx.stems[i]:
+            covered.add(state)
         if covered and covered >= needed:
             cands.append((len(covered), i))
     lift_sole_first(cands, score, best)  # two toggles that fit equally: no guess

@@ -64,3 +64,16 @@ def test_select_a_row_by_name_is_its_selection_box_not_its_link():
 def test_select_leaves_a_choice_of_another_kind_alone():
     assert find("select monthly", ROWS)["best_ref"] == "e6"
     assert find("dana", ROWS)["best_ref"] == "e4"
+
+
+ACCOUNT = [
+    {"ref": "e0", "role": "checkbox", "name": "Active", "checked": True},
+    {"ref": "e1", "role": "text", "name": "Designates whether this user should be treated as active. "
+                                           "Unselect this instead of deleting accounts."},
+    {"ref": "e2", "role": "checkbox", "name": "Staff status", "checked": False},
+]
+
+
+def test_deactivate_turns_off_the_box_that_says_active_not_its_help_text():
+    assert find("deactivate the account", ACCOUNT)["best_ref"] == "e0"
+    assert find("enable staff status", ACCOUNT)["best_ref"] == "e2"
