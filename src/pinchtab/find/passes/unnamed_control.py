@@ -53,6 +53,11 @@ def _unnamed(d) -> bool:
     return not (d.name or d.label or d.placeholder or d.title or d.description)
 
 
+def _unnamed_rows(descriptors) -> list[int]:
+    """Rows of the page's enabled controls that have no name of any kind."""
+    return [i for i, d in enumerate(descriptors) if d.interactive is not False and not d.disabled and _unnamed(d)]
+
+
 @lru_cache(maxsize=16384)
 def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall(text.lower()))
@@ -80,8 +85,8 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     if score[best] <= 0 or descriptors[best].role in roles:
         return
     cands: list[tuple[float, int]] = []
-    for i, d in enumerate(descriptors):
-        if d.role in roles and not d.disabled and _unnamed(d):
+    for i in page.per_page("unnamed_controls", _unnamed_rows):
+        if descriptors[i].role in roles:
             cap = _caption(descriptors, i)
             covered = sum(1 for w in rest if w in cap)
             if covered:
