@@ -59,3 +59,12 @@ def test_overlapping_phrases_of_one_meaning_are_one_unit():
         {"ref": "e2", "role": "link", "name": "Opinion"},
     ]
     assert find("play audio version", page)["best_ref"] == "e0"
+
+
+def test_a_dark_mode_toggle_is_the_theme_switch():
+    els = [
+        {"ref": "e0", "role": "link", "name": "View site"},
+        {"ref": "e1", "role": "button", "name": "Toggle theme (current theme: auto)"},
+        {"ref": "e2", "role": "link", "name": "Log out"},
+    ]
+    assert find("dark mode toggle", els)["best_ref"] == "e1"

@@ -6,6 +6,10 @@ pull toward the list's own heading or buttons. This pass runs after scoring: a q
 an ordering word before a closing "first" lifts the one enabled control whose own text says
 sort (or order, on a combobox or listbox) above the former best; among several, the one whose
 item or heading context covers the most of the query's other words, and none on a tie.
+
+"sort by last name" names the column instead: the control whose own short text is that column
+("LAST NAME", a table header's sort link) is lifted over a generic sort toggle ("Toggle
+sorting") that names no column; none when two controls fit alike.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ _LIST_ROLES = frozenset({"combobox", "listbox", "menubutton"})
 _FILLER = frozenset({"the", "a", "an", "show", "me", "put", "list", "with", "most", "least", "first", "please",
                      "i", "want", "see", "my", "by"})
 _WORD = re.compile(r"[^\W_]+")
+_SORT_BY = re.compile(r"\b(?:sort|sorted|sorting|order|ordered)\s+(?:\w+\s+){0,2}?by\s+(.+)$")
+# a column's control: its own text is the column's words and at most this many more
+COLUMN_EXTRA = 2
 
 
 @lru_cache(maxsize=4096)
@@ -43,6 +50,36 @@ def parse(query: str) -> tuple[str, ...] | None:
     if len(ws) < 2 or ws[-1] != "first" or not any(w in ORDERING for w in ws[:-1]):
         return None
     return tuple(dict.fromkeys(stem(w) for w in ws[:-1] if w not in ORDERING and w not in _FILLER))
+
+
+@lru_cache(maxsize=4096)
+def parse_by(query: str) -> tuple[str, ...] | None:
+    """The stems of the column a "sort by <column>" query names, else None."""
+    m = _SORT_BY.search(query.lower())
+    if not m:
+        return None
+    what = tuple(dict.fromkeys(stem(w) for w in _WORD.findall(m.group(1)) if w not in _FILLER))
+    return what or None
+
+
+@lru_cache(maxsize=16384)
+def _own_stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in _WORD.findall(text.lower()))
+
+
+def _by_column(page: PassPage, what: tuple[str, ...], score: np.ndarray) -> None:
+    descriptors, static = page.descriptors, page.static
+    best = int(np.argmax(score))
+    cands = []
+    for i in np.flatnonzero(score > 0).tolist():
+        d = descriptors[i]
+        own = _own_stems(d.name or "")
+        if static[i] or d.disabled or not own or len(own) > len(what) + COLUMN_EXTRA or not set(what) <= set(own):
+            continue
+        if i == best:
+            return
+        cands.append((-float(len(own)), i))
+    lift_sole_first(cands, score, best)
 
 
 class _Texts:
@@ -65,6 +102,9 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     descriptors, static = page.descriptors, page.static
     what = parse(query)
     if what is None:
+        column = parse_by(query)
+        if column is not None:
+            _by_column(page, column, score)
         return
     tx = page.per_page("sort_rows", _Texts)
     cands = [(float(sum(1 for w in what if w in tx.ctx[i])), i) for i in tx.sorts

@@ -148,6 +148,8 @@ SYNONYMS: list[tuple[str, str, list[str]]] = [
     ("theme", "syn", ["theme", "appearance", "color scheme", "colour scheme", "look and feel", "skin"]),
     ("darkmode", "syn", ["dark mode", "dark theme", "night mode", "moon", "moon icon", "lights off"]),
     ("lightmode", "syn", ["light mode", "light theme", "day mode", "sun", "sun icon"]),
+    # a dark or light mode is what a theme switch switches ("dark mode toggle" -> "Toggle theme")
+    ("thememode-rel", "rel", ["theme", "dark mode", "light mode", "night mode", "day mode"]),
     ("profile", "syn", ["profile", "my profile", "avatar", "user profile", "profile picture", "account page", "your profile"]),
     ("user", "rel", ["user", "users", "member", "members", "people", "person", "teammate", "teammates", "team",
                      "contributors", "colleague", "colleagues", "collaborators"]),

@@ -132,7 +132,7 @@ ROLE_WORDS: dict[str, dict[str, float]] = {
     "hyperlink": {"link": 1.0},
     "tab": {"tab": 1.0, "link": 0.4},
     "field": _TEXT_INPUT, "input": _TEXT_INPUT, "box": _TEXT_INPUT, "textbox": _TEXT_INPUT,
-    "textfield": _TEXT_INPUT, "textarea": _TEXT_INPUT,
+    "textfield": _TEXT_INPUT, "textarea": _TEXT_INPUT, "editor": _TEXT_INPUT,
     "bar": {"searchbox": 0.9, "textbox": 0.7, "combobox": 0.7, "toolbar": 1.0, "menubar": 1.0, "navigation": 0.6, "tablist": 0.6},
     "checkbox": {"checkbox": 1.0, "switch": 0.8, "menuitemcheckbox": 0.9},
     "tickbox": {"checkbox": 1.0, "switch": 0.8},

@@ -1,7 +1,7 @@
 """An order asked for (find.sort_intent): "newest reviews first" means the page's sort control."""
 
 from pinchtab.find import find
-from pinchtab.find.passes.sort_intent import parse
+from pinchtab.find.passes.sort_intent import parse, parse_by
 
 REVIEWS = [
     {"ref": "e0", "role": "heading", "name": "Reviews (86)"},
@@ -37,3 +37,22 @@ def test_an_order_means_the_sort_control():
 def test_among_sort_controls_the_one_for_what_is_named():
     assert find("cheapest kettles first", SHOP)["best_ref"] == "e1"  # "Order by" on a list control
     assert find("newest reviews first", SHOP)["best_ref"] == "e4"
+
+
+# an admin list: the sorted column carries a generic toggle, every header a sort link
+COLUMNS = [
+    {"ref": "e0", "role": "link", "name": "Toggle sorting"},
+    {"ref": "e1", "role": "link", "name": "USERNAME"},
+    {"ref": "e2", "role": "link", "name": "EMAIL ADDRESS"},
+    {"ref": "e3", "role": "columnheader", "name": "LAST NAME"},
+    {"ref": "e4", "role": "link", "name": "LAST NAME"},
+    {"ref": "e5", "role": "text", "name": "Last name"},
+    {"ref": "e6", "role": "cell", "name": "Kowalski"},
+]
+
+
+def test_sort_by_a_column_is_that_columns_sort_link_not_a_generic_toggle():
+    assert find("sort by last name", COLUMNS)["best_ref"] == "e4"
+    assert find("order the users by email address", COLUMNS)["best_ref"] == "e2"
+    assert parse_by("sort by last name") == ("last", "nam")  # stems
+    assert parse_by("last name") is None

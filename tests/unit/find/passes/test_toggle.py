@@ -42,3 +42,38 @@ def test_a_toggle_must_cover_what_the_best_match_covers():
 def test_no_toggle_on_the_page_leaves_scores_alone():
     page = [e for e in HOME if e["role"] != "switch"]
     assert find("turn off the kitchen lights", page)["best_ref"] == "e0"
+
+
+# an admin change list: each row opens with its selection box, then the object's link
+ROWS = [
+    {"ref": "e0", "role": "checkbox", "name": "Select all objects on this page for an action"},
+    {"ref": "e1", "role": "checkbox", "name": "Select this object for an action - bob", "checked": False},
+    {"ref": "e2", "role": "link", "name": "bob"},
+    {"ref": "e3", "role": "checkbox", "name": "Select this object for an action - dana", "checked": False},
+    {"ref": "e4", "role": "link", "name": "dana"},
+    {"ref": "e5", "role": "radio", "name": "Weekly"},
+    {"ref": "e6", "role": "radio", "name": "Monthly"},
+]
+
+
+def test_select_a_row_by_name_is_its_selection_box_not_its_link():
+    assert find("select dana", ROWS)["best_ref"] == "e3"
+    assert find("tick bob", ROWS)["best_ref"] == "e1"
+
+
+def test_select_leaves_a_choice_of_another_kind_alone():
+    assert find("select monthly", ROWS)["best_ref"] == "e6"
+    assert find("dana", ROWS)["best_ref"] == "e4"
+
+
+ACCOUNT = [
+    {"ref": "e0", "role": "checkbox", "name": "Active", "checked": True},
+    {"ref": "e1", "role": "text", "name": "Designates whether this user should be treated as active. "
+                                           "Unselect this instead of deleting accounts."},
+    {"ref": "e2", "role": "checkbox", "name": "Staff status", "checked": False},
+]
+
+
+def test_deactivate_turns_off_the_box_that_says_active_not_its_help_text():
+    assert find("deactivate the account", ACCOUNT)["best_ref"] == "e0"
+    assert find("enable staff status", ACCOUNT)["best_ref"] == "e2"
