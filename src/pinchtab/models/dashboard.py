@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from pinchtab.models.base import ApiModel
 
@@ -67,3 +67,12 @@ class AgentSessionCreate(ApiModel):
 
 class AgentSessionRef(ApiModel):
     session_id: str = Field(..., max_length=100, description="Session id (ses_..., from POST /sessions).")
+
+
+class ConfigUpdate(ApiModel):
+    """PUT /api/config: the config in its file's shape (camelCase sections, partial: only the keys
+    to change), e.g. ``{"browser": {"headless": false}}``. Write-only keys (``server.token``,
+    ``security.stateEncryptionKey``, ``security.secrets``) are set by a value and kept when empty;
+    GET's ``tokenSet``-style flags may be sent back and are ignored."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": True})
