@@ -123,7 +123,7 @@ class DashboardHandlers:
         return self.settings.envelope()
 
     async def update_config(self, req: d.ConfigUpdate) -> dict[str, Any]:
-        return self.settings.update(req.model_dump(by_alias=True))
+        return self.settings.update(req.model_dump(by_alias=True, exclude_none=True))
 
     async def login(self, req: d.LoginRequest) -> Response | Reply:
         token = self.config.server.token

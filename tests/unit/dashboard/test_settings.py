@@ -7,7 +7,8 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from pinchtab.config import load_config
+from pinchtab.config import Config, load_config
+from pinchtab.models.dashboard import ConfigUpdate
 from pinchtab.dashboard.settings import redact
 from pinchtab.server.app import create_app
 
@@ -82,3 +83,8 @@ def test_secrets_and_the_state_key_are_never_shown() -> None:
     shown = redact({"security": {"secrets": {"pw": "hunter22hunter"}, "stateEncryptionKey": "k" * 20},
                     "server": {"token": None}})
     assert shown == {"security": {"secretsSet": True, "stateEncryptionKeySet": True}, "server": {"tokenSet": False}}
+
+
+def test_the_update_model_names_every_section_of_the_config() -> None:
+    assert [f.alias for f in ConfigUpdate.model_fields.values()] == [
+        f.alias for f in Config.model_fields.values()]
