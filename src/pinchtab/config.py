@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel, to_snake
 
 from pinchtab import heap
@@ -284,6 +284,12 @@ class Config(_Section):
     instance_defaults: InstanceDefaults = Field(default_factory=InstanceDefaults)
     observability: ObservabilityConfig = Field(default_factory=ObservabilityConfig)
     sessions: SessionsConfig = Field(default_factory=SessionsConfig)
+    # The file this config was read from (or was to be): where PUT /api/config writes its changes.
+    _file: Path | None = PrivateAttr(None)
+
+    @property
+    def file(self) -> Path | None:
+        return self._file
 
     def check_bind(self) -> None:
         """Refuse a blank token, and to listen beyond loopback without a token."""
@@ -526,13 +532,28 @@ def load_config_with_sources(
     file = Path(path) if path else config_path(env)
     raw, sources = _layers(overrides, env, file, explicit=bool(path))
     try:
-        return Config.model_validate(raw), sources
+        config = Config.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         source = sources.get(where)
         origin = f" (from {source})" if source else ""
         raise BadRequest(f"invalid config value at {where}{origin}: {first['msg']}", "bad_config") from exc
+    config._file = file if path or file.is_file() or "PINCHTAB_CONFIG" in env else None
+    return config, sources
+
+
+def updated_config(base: dict[str, Any], update: dict[str, Any]) -> tuple[dict[str, Any], Config]:
+    """``update`` (the file's shape: camelCase, partial) with its keys checked and spelt as the
+    aliases, and the config ``base`` (a dump by alias) with it merged in. An unknown key or a bad
+    value is a BadRequest naming it."""
+    given = _known_keys(update, Config, (), "the update")
+    try:
+        return given, Config.model_validate(_merge(base, given))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadRequest(f"invalid config value at {where}: {first['msg']}", "bad_config") from exc
 
 
 def load_config(

@@ -128,3 +128,16 @@ def test_the_live_view_follows_a_click_and_a_take_over_reaches_the_page(http: ht
     assert http.post(f"/tabs/{view}/action", json={"kind": "click", "selector": "#takeover"}).status_code == 200
     until(http, view, "document.getElementById('takeover').textContent === 'Take over'")
     assert server.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#inc"}).status_code == 200
+
+
+def test_the_settings_form_saves_through_put_and_says_a_restart_is_required(http: httpx.Client, server: httpx.Client,
+                                                                             view: str) -> None:
+    show(http, view, "#/settings")
+    until(http, view, "!!document.querySelector('.settings-form input[name=\"security.allowClipboard\"]')")
+    res = http.post(f"/tabs/{view}/evaluate", json={"expression": (
+        "document.querySelector('.settings-form input[name=\"security.allowClipboard\"]').checked = true;"
+        "document.querySelector('.settings-form button[type=submit]').click(); true")})
+    assert res.status_code == 200, res.text
+    until(http, view, "document.querySelector('.settings-form .restart')?.textContent.includes('security.allowClipboard')")
+    answer = server.get("/api/config").json()
+    assert answer["config"]["security"]["allowClipboard"] is True and answer["restartRequired"] is True

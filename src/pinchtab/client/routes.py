@@ -499,10 +499,21 @@ class RouteMethods:
         return self.call("events", None, mode=mode, agent_id=agent_id)
 
     def effective_config(self) -> Any:
-        """GET /api/config: The server's effective configuration (the token is never shown: tokenSet says
-        whether one is).
+        """GET /api/config: The server's configuration: {config, configPath, tokenConfigured, restartRequired,
+        restartReasons} (write-only keys never shown: tokenSet says whether a token is set).
         """
         return self.call("effective_config", None)
+
+    def update_config(self, *, server: dict[str, Any] | None = None, security: dict[str, Any] | None = None,
+            browser: dict[str, Any] | None = None, find: dict[str, Any] | None = None,
+            discovery: dict[str, Any] | None = None, observe: dict[str, Any] | None = None,
+            recording: dict[str, Any] | None = None, instances: dict[str, Any] | None = None,
+            mcp: dict[str, Any] | None = None, instance_defaults: dict[str, Any] | None = None,
+            observability: dict[str, Any] | None = None, sessions: dict[str, Any] | None = None) -> Any:
+        """PUT /api/config: Change the config (its file's shape, partial): checked, written to the server's
+        config file, answered as GET; restartRequired names the keys that wait for a restart.
+        """
+        return self.call("update_config", None, server=server, security=security, browser=browser, find=find, discovery=discovery, observe=observe, recording=recording, instances=instances, mcp=mcp, instance_defaults=instance_defaults, observability=observability, sessions=sessions)
 
     def login(self, token: str) -> Any:
         """POST /api/auth/login: Check the server token and set the dashboard's HttpOnly session cookie."""

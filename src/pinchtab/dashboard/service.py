@@ -18,6 +18,7 @@ from pinchtab.config import Config
 from pinchtab.dashboard.activity import ActivityLog, agent_or_anonymous, matches_mode, parse_time
 from pinchtab.dashboard.monitor import Monitor
 from pinchtab.dashboard.sessions import SessionStore
+from pinchtab.dashboard.settings import Settings
 from pinchtab.errors import BadRequest, NotFound, PinchtabError
 from pinchtab.models import Reply
 from pinchtab.models import dashboard as d
@@ -25,7 +26,6 @@ from pinchtab.web import current_session
 
 KEEPALIVE = 15.0  # seconds between comment lines on an idle stream (proxies drop silent ones)
 COOKIE = "pinchtab_auth"
-_SECRET_KEYS = frozenset({"token", "bridgeToken", "mcpToken"})
 
 
 class Unauthorized(PinchtabError):
@@ -38,21 +38,6 @@ def cookie_value(token: str) -> str:
     return hmac.new(token.encode(), b"pinchtab-dashboard-session", hashlib.sha256).hexdigest()
 
 
-def redact(value: Any) -> Any:
-    """The config as JSON with every secret left out (write-only): ``token`` becomes ``tokenSet``."""
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if key in _SECRET_KEYS:
-                out[key + "Set"] = bool(item)
-            else:
-                out[key] = redact(item)
-        return out
-    if isinstance(value, list):
-        return [redact(v) for v in value]
-    return value
-
-
 def _sse(name: str, payload: Any) -> bytes:
     return f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
 
@@ -63,6 +48,7 @@ class DashboardHandlers:
         self.activity = activity
         self.monitor = monitor
         self.sessions = sessions
+        self.settings = Settings(config)
 
     async def activity_log(self, req: d.ActivityQuery) -> dict[str, Any]:
         try:
@@ -134,7 +120,10 @@ class DashboardHandlers:
         return StreamingResponse(body(), media_type="text/event-stream", headers=headers)
 
     async def effective_config(self) -> dict[str, Any]:
-        return redact(self.config.model_dump(by_alias=True, mode="json"))
+        return self.settings.envelope()
+
+    async def update_config(self, req: d.ConfigUpdate) -> dict[str, Any]:
+        return self.settings.update(req.model_dump(by_alias=True, exclude_none=True))
 
     async def login(self, req: d.LoginRequest) -> Response | Reply:
         token = self.config.server.token

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from pinchtab.models.base import ApiModel
 
@@ -67,3 +67,30 @@ class AgentSessionCreate(ApiModel):
 
 class AgentSessionRef(ApiModel):
     session_id: str = Field(..., max_length=100, description="Session id (ses_..., from POST /sessions).")
+
+
+_SECTION = "Keys of this config section to change (camelCase, as in the config file)."
+
+
+class ConfigUpdate(ApiModel):
+    """PUT /api/config: the config in its file's shape (camelCase sections, partial: only the keys
+    to change), e.g. ``{"browser": {"headless": false}}``. Write-only keys (``server.token``,
+    ``security.stateEncryptionKey``, ``security.secrets``) are set by a value and kept when empty;
+    GET's ``tokenSet``-style flags may be sent back and are ignored. Another top-level key is
+    kept so that the config model names it in its 400."""
+
+    model_config = ConfigDict(extra="allow")
+
+    # The sections of pinchtab.config.Config (a unit test keeps the two lists equal).
+    server: dict[str, Any] | None = Field(None, description=_SECTION)
+    security: dict[str, Any] | None = Field(None, description=_SECTION)
+    browser: dict[str, Any] | None = Field(None, description=_SECTION)
+    find: dict[str, Any] | None = Field(None, description=_SECTION)
+    discovery: dict[str, Any] | None = Field(None, description=_SECTION)
+    observe: dict[str, Any] | None = Field(None, description=_SECTION)
+    recording: dict[str, Any] | None = Field(None, description=_SECTION)
+    instances: dict[str, Any] | None = Field(None, description=_SECTION)
+    mcp: dict[str, Any] | None = Field(None, description=_SECTION)
+    instance_defaults: dict[str, Any] | None = Field(None, description=_SECTION)
+    observability: dict[str, Any] | None = Field(None, description=_SECTION)
+    sessions: dict[str, Any] | None = Field(None, description=_SECTION)

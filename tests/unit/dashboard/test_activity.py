@@ -64,7 +64,7 @@ def test_the_dashboard_and_its_login_with_a_token(tmp_path: Path) -> None:
         assert res.status_code == 200 and "httponly" in res.headers["set-cookie"].lower()
         assert TOKEN not in res.headers["set-cookie"]
         assert c.get("/api/agents").status_code == 200  # the cookie stands for the token
-        config = c.get("/api/config").json()
+        config = c.get("/api/config").json()["config"]
         assert config["server"]["tokenSet"] is True and "token" not in config["server"]
         c.post("/api/auth/logout")
         assert c.get("/api/agents").status_code == 401

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pinchtab.api.route import Route
 from pinchtab.models.base import ApiModel
 from pinchtab.models.dashboard import (
-    ActivityQuery, AgentProgress, AgentRef, AgentSessionCreate, AgentSessionRef, AgentStream, EventsQuery, LoginRequest,
+    ActivityQuery, AgentProgress, ConfigUpdate, AgentRef, AgentSessionCreate, AgentSessionRef, AgentStream, EventsQuery, LoginRequest,
 )
 
 
@@ -31,7 +31,11 @@ ROUTES: tuple[Route, ...] = (
             "The dashboard's server-sent events: init (agents), action and progress (agent events), "
             "monitoring (instances and tabs, on change), system (instance lifecycle)"),
     _server("effective_config", ("GET",), "/api/config", None,
-            "The server's effective configuration (the token is never shown: tokenSet says whether one is)"),
+            "The server's configuration: {config, configPath, tokenConfigured, restartRequired, restartReasons} "
+            "(write-only keys never shown: tokenSet says whether a token is set)"),
+    _server("update_config", ("PUT",), "/api/config", ConfigUpdate,
+            "Change the config (its file's shape, partial): checked, written to the server's config file, "
+            "answered as GET; restartRequired names the keys that wait for a restart"),
     _server("login", ("POST",), "/api/auth/login", LoginRequest,
             "Check the server token and set the dashboard's HttpOnly session cookie"),
     _server("logout", ("POST",), "/api/auth/logout", None, "Clear the dashboard's session cookie"),
