@@ -29,11 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from find_pages_accuracy import describe, report  # noqa: E402
+from find_pages_accuracy import describe, report, score_queries  # noqa: E402
 from pinchtab.browser.core.browser import Browser  # noqa: E402
 from pinchtab.browser.page import snapshot  # noqa: E402
 from pinchtab.config import load_config  # noqa: E402
-from pinchtab.find import ElementIndex  # noqa: E402
 
 APPS = ROOT / "tests" / "fixtures" / "find_apps"
 
@@ -149,7 +148,8 @@ async def evaluate(python: str, only: str | None, show: str | None, html: list[s
                             for sel in html:
                                 print(f"-- {sel}\n{await tab.eval_in_world(OUTER_JS, sel)}")
                             continue
-                        scored = await score_page(tab, app_dir.name, page, snap, elements)
+                        scored = await score_queries(tab, f"{app_dir.name}:{page['name']}", page["queries"], snap, elements,
+                                                     resolve_backend_ids)
                         results.extend(scored)
                         if dump:
                             out = dump / f"{app_dir.name}-{page['name']}"
@@ -168,41 +168,6 @@ async def evaluate(python: str, only: str | None, show: str | None, html: list[s
     finally:
         await browser.stop()
     return results
-
-
-async def score_page(tab, app: str, page: dict, snap, elements: list[dict]) -> list[dict]:
-    by_backend = {n.backend_id: n.ref for n in snap.nodes if n.backend_id is not None}
-    by_ref = {e["ref"]: e for e in elements}
-    index = ElementIndex(elements)
-    sels = sorted({q["target_selector"] for q in page["queries"] if q.get("target_selector")})
-    ids = dict(zip(sels, await resolve_backend_ids(tab, sels))) if sels else {}
-    out = []
-    for q in page["queries"]:
-        sel = q.get("target_selector")
-        expected, problem = None, ""
-        if sel:
-            bid = ids.get(sel)
-            if bid is None:
-                problem = "selector matches nothing"
-            else:
-                expected = by_backend.get(bid)
-                if expected is None:
-                    problem = "element not in the snapshot"
-        res = index.find(q["query"], top_k=10)
-        best = res["best_ref"]
-        ranked = [m["ref"] for m in res["matches"]]
-        if sel is None:
-            ok, rr = best == "", (1.0 if not ranked else 0.0)
-        else:
-            ok = expected is not None and best == expected
-            rr = 1.0 / (ranked.index(expected) + 1) if expected in ranked else 0.0
-        out.append({"page": f"{app}:{page['name']}", "id": q["id"], "query": q["query"], "selector": sel,
-                    "difficulty": q.get("difficulty", "unknown"), "tags": q.get("tags", []),
-                    "expected": expected, "problem": problem, "elements": len(elements),
-                    "ok": ok, "rr": rr, "best": best, "got": by_ref.get(best),
-                    "top": [(m["ref"], m["score"], m["role"], m["name"][:40]) for m in res["matches"][:3]],
-                    "expected_el": by_ref.get(expected) if expected else None})
-    return out
 
 
 def main() -> None:

@@ -85,6 +85,48 @@ async def resolve_backend_ids(tab, selectors: list[str]) -> list[int | None]:
     return out
 
 
+async def score_queries(tab, page: str, queries: list[dict], snap, elements: list[dict], resolve,
+                        check: bool = False) -> list[dict]:
+    """Score ``queries`` on one page's snapshot: each query's target (``resolve(tab, selectors)``
+    -> backend node ids) mapped to its ref, then ranked by the index ``/find`` builds. With
+    ``check``, only the mapping."""
+    by_backend = {n.backend_id: n.ref for n in snap.nodes if n.backend_id is not None}
+    by_ref = {e["ref"]: e for e in elements}
+    index = ElementIndex(elements)
+    # unique: a node repeated in one serialised array comes back as a bare reference
+    sels = sorted({q["target_selector"] for q in queries if q.get("target_selector")})
+    ids = dict(zip(sels, await resolve(tab, sels))) if sels else {}
+    out = []
+    for q in queries:
+        sel = q.get("target_selector")
+        expected, problem = None, ""
+        if sel:
+            bid = ids.get(sel)
+            if bid is None:
+                problem = "selector matches nothing"
+            else:
+                expected = by_backend.get(bid)
+                if expected is None:
+                    problem = "element not in the snapshot"
+        r = {"page": page, "id": q["id"], "query": q["query"], "selector": sel,
+             "difficulty": q.get("difficulty", "unknown"), "tags": q.get("tags", []),
+             "expected": expected, "problem": problem, "elements": len(elements)}
+        if not check:
+            res = index.find(q["query"], top_k=10)
+            best = res["best_ref"]
+            ranked = [m["ref"] for m in res["matches"]]
+            if sel is None:
+                ok, rr = best == "", (1.0 if not ranked else 0.0)
+            else:
+                ok = expected is not None and best == expected
+                rr = 1.0 / (ranked.index(expected) + 1) if expected in ranked else 0.0
+            r.update(ok=ok, rr=rr, best=best, got=by_ref.get(best),
+                     top=[(m["ref"], m["score"], m["role"], m["name"][:40]) for m in res["matches"][:3]],
+                     expected_el=by_ref.get(expected) if expected else None)
+        out.append(r)
+    return out
+
+
 async def evaluate(pages_dir: Path, only: str | None, check: bool, dump: Path | None) -> list[dict]:
     base, server = serve(pages_dir)
     browser = Browser(load_config(environ={}))
@@ -99,45 +141,13 @@ async def evaluate(pages_dir: Path, only: str | None, check: bool, dump: Path | 
                 await tab.navigate(f"{base}/{page_dir.name}/index.html", timeout_ms=15000)
                 snap = await snapshot.capture(tab)
                 elements = [n.to_element() for n in snap.nodes]
-                by_backend = {n.backend_id: n.ref for n in snap.nodes if n.backend_id is not None}
-                by_ref = {e["ref"]: e for e in elements}
-                index = ElementIndex(elements)
-                # unique: a node repeated in one serialised array comes back as a bare reference
-                sels = sorted({q["target_selector"] for q in queries if q.get("target_selector")})
-                ids = dict(zip(sels, await resolve_backend_ids(tab, sels))) if sels else {}
-                dumped = []
-                for q in queries:
-                    sel = q.get("target_selector")
-                    expected, problem = None, ""
-                    if sel:
-                        bid = ids.get(sel)
-                        if bid is None:
-                            problem = "selector matches nothing"
-                        else:
-                            expected = by_backend.get(bid)
-                            if expected is None:
-                                problem = "element not in the snapshot"
-                    r = {"page": page_dir.name, "id": q["id"], "query": q["query"], "selector": sel,
-                         "difficulty": q.get("difficulty", "unknown"), "tags": q.get("tags", []),
-                         "expected": expected, "problem": problem, "elements": len(elements)}
-                    if not check:
-                        res = index.find(q["query"], top_k=10)
-                        best = res["best_ref"]
-                        ranked = [m["ref"] for m in res["matches"]]
-                        if sel is None:
-                            ok = best == ""
-                            rr = 1.0 if not ranked else 0.0
-                        else:
-                            ok = expected is not None and best == expected
-                            rr = 1.0 / (ranked.index(expected) + 1) if expected in ranked else 0.0
-                        r.update(ok=ok, rr=rr, best=best, got=by_ref.get(best),
-                                 top=[(m["ref"], m["score"], m["role"], m["name"][:40]) for m in res["matches"][:3]],
-                                 expected_el=by_ref.get(expected) if expected else None)
-                    results.append(r)
-                    dumped.append({"id": q["id"], "query": q["query"],
-                                   "relevant_refs": [expected] if expected else [],
-                                   "expect_no_match": sel is None,
-                                   "difficulty": q.get("difficulty"), "tags": q.get("tags", [])})
+                scored = await score_queries(tab, page_dir.name, queries, snap, elements, resolve_backend_ids,
+                                             check=check)
+                results.extend(scored)
+                dumped = [{"id": r["id"], "query": r["query"],
+                           "relevant_refs": [r["expected"]] if r["expected"] else [],
+                           "expect_no_match": r["selector"] is None,
+                           "difficulty": r["difficulty"], "tags": r["tags"]} for r in scored]
                 if dump:
                     out = dump / page_dir.name
                     out.mkdir(parents=True, exist_ok=True)
