@@ -286,13 +286,23 @@
     if (t) return [t, true];
     return ['', LETTER.test(e.textContent || '')];
   }
+  // id -> its first <label for>, per document or shadow root, read once per walk (a form of a
+  // thousand fields must not search the document a thousand times)
+  const labelMaps = new Map();
+  function labelsFor(root) {
+    let map = labelMaps.get(root);
+    if (!map) {
+      map = new Map();
+      if (root.querySelectorAll) {
+        for (const l of root.querySelectorAll('label[for]')) if (!map.has(l.htmlFor)) map.set(l.htmlFor, l);
+      }
+      labelMaps.set(root, map);
+    }
+    return map;
+  }
   function visualLabel(el, name) {
     let t = '';
-    if (el.id) {
-      const root = el.getRootNode();
-      const byFor = root.querySelector && root.querySelector(`label[for="${CSS.escape(el.id)}"]`);
-      t = labelText(byFor);
-    }
+    if (el.id) t = labelText(labelsFor(el.getRootNode()).get(el.id));
     if (!t && !name) {
       const wrap = el.closest('label');
       if (wrap) t = labelText(wrap);
