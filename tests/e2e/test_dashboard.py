@@ -116,13 +116,23 @@ def test_the_live_view_follows_a_click_and_a_take_over_reaches_the_page(http: ht
     assert blocked.status_code == 423, blocked.text
     target = in_page(server, page, "(() => { const r = document.getElementById('inc').getBoundingClientRect();"
                                    " return [r.x + r.width / 2, r.y + r.height / 2, innerWidth, innerHeight]; })()")
-    where = http.post(f"/tabs/{view}/evaluate", json={"expression": (
-        "(() => { const r = document.getElementById('live').getBoundingClientRect();"
-        f" return [r.x + r.width * {target[0] / target[2]}, r.y + r.height * {target[1] / target[3]}]; }})()")})
-    x, y = where.json()["result"]
-    assert http.post(f"/tabs/{view}/action", json={"kind": "click", "x": x, "y": y}).status_code == 200
-    clicked = server.post(f"/tabs/{page}/wait", json={"fn": "document.getElementById('count').textContent === '2'",
-                                                            "timeout": 20000}, headers={"X-Owner": "dashboard"})
+
+    def click_the_view(wait_ms: int) -> httpx.Response:
+        # measured just before the click: a frame swapped in meanwhile may have moved the view
+        where = http.post(f"/tabs/{view}/evaluate", json={"expression": (
+            "(() => { const r = document.getElementById('live').getBoundingClientRect();"
+            f" return [r.x + r.width * {target[0] / target[2]}, r.y + r.height * {target[1] / target[3]}]; }})()")})
+        x, y = where.json()["result"]
+        assert http.post(f"/tabs/{view}/action", json={"kind": "click", "x": x, "y": y}).status_code == 200
+        return server.post(f"/tabs/{page}/wait", json={"fn": "document.getElementById('count').textContent === '2'",
+                                                        "timeout": wait_ms}, headers={"X-Owner": "dashboard"})
+
+    clicked = click_the_view(5000)
+    if clicked.status_code == 200 and not clicked.json()["waited"]:
+        # under load the first click can reach a view still settling; a person clicks again, and
+        # only a page that saw no click (count still 1) is clicked again
+        assert in_page(server, page, "document.getElementById('count').textContent") == "1"
+        clicked = click_the_view(20000)
     assert clicked.status_code == 200 and clicked.json()["waited"], clicked.text
     # Hand back: the agent acts again.
     assert http.post(f"/tabs/{view}/action", json={"kind": "click", "selector": "#takeover"}).status_code == 200
