@@ -136,7 +136,7 @@ def parse_pinchtab(text: str) -> list[Element]:
             out.append(Element(m.group(1), m.group(2), _unquote(m.group(3) or ""), pos))
         elif not line.startswith("#"):
             offset = 0
-            for part in re.split(r"(?<!\\) \| ", line.rstrip("\n")):
+            for part in re.split(r"(?<!\\)\|", line.rstrip("\n")):
                 seg = part.strip()
                 m = re.match(r"(e\d+)(?: (.*))?$", seg)
                 if m:
@@ -150,7 +150,7 @@ def parse_pinchtab(text: str) -> list[Element]:
                     q = re.match(_QUOTED, rest)
                     name = _unquote(q.group(1)) if q else re.sub(r"( \[[^\]]*\]| (val|placeholder|url)=.*)+$", "", rest)
                     out.append(Element(m.group(1), role, name.replace("\\|", "|"), pos + offset))
-                offset += len(part) + 3
+                offset += len(part) + 1
         pos += len(line)
     return out
 
@@ -270,10 +270,10 @@ class Pinchtab(Agent):
         self._merge(diff, {m.group(1) for m in re.finditer(r"^- (e\d+):", diff, re.M)})
 
     def _apply_outline_diff(self, diff: str) -> None:
-        """snap's answer for a page seen before: ``+`` outline lines, ``- e14 e15`` refs gone."""
+        """snap's answer for a page seen before: ``+`` outline lines, ``-e14 e15`` refs gone."""
         lines = diff.splitlines()
-        gone = {r for line in lines if re.fullmatch(r"- e\d+( e\d+)*", line) for r in line[2:].split()}
-        self._merge("\n".join(line[2:] for line in lines if line.startswith("+ ")), gone)
+        gone = {r for line in lines if re.fullmatch(r"-e\d+( e\d+)*", line) for r in line[1:].split()}
+        self._merge("\n".join(line[1:] for line in lines if line.startswith("+")), gone)
 
     def _merge(self, diff: str, gone: set[str]) -> None:
         changes = self.parse(diff)
@@ -529,7 +529,7 @@ def report(results: dict[str, dict[str, Any]]) -> None:
                       sum(t.ok for t in r["tasks"].values())) for label, r in results.items()}
     print("| solved | " + " | ".join(f"{totals[x][2]}/{len(TASKS)}" for x in labels) + " |")
     print("| tool calls | " + " | ".join(str(totals[x][0]) for x in labels) + " |")
-    print("| characters returned | " + " | ".join(k(totals[x][1]) for x in labels) + " |")
+    print("| characters returned | " + " | ".join(f"{totals[x][1]:,}" for x in labels) + " |")
     print("| tools/list JSON (tools) | " + " | ".join(f"{results[x]['tools_list']:,} ({results[x]['tools']})" for x in labels) + " |")
     print("| default snapshot, big-1000.html | " + " | ".join(f"{results[x].get('big', 0):,}" for x in labels) + " |")
     peers = [x for x in labels if not x.startswith("pinchtab")]

@@ -23,7 +23,8 @@ def segment(outline: str, ref: str) -> str:
     """What the outline says of ``ref``: its line, or its part of a row."""
     m = re.search(rf"(?<!\w){ref}(?!\w)[^\n]*", outline)
     assert m, f"{ref} missing from the outline"
-    return m.group(0).split(" | ")[0]
+    # up to the next part's "|": not an escaped one, nor one in a quoted value
+    return re.match(r'(?:"(?:[^"\\]|\\.)*"|\\\||[^|"]|")*', m.group(0)).group(0)
 
 
 def acted_on(node: dict[str, Any]) -> bool:
@@ -57,7 +58,7 @@ def test_the_outline_keeps_what_an_agent_needs(http: httpx.Client, tab: str, pag
 def test_outline_rows_refs_act_and_a_diff_shows_the_change(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/outline-feed.html")
     outline = http.get(f"/tabs/{tab}/snapshot", params={"format": "outline"}).text
-    assert "# 3 articles, each: text | button | button | link" in outline
+    assert "# 3 articles, each: text|button|button|link" in outline
     row = next(line for line in outline.splitlines() if '"Ben, 3h"' in line)
     assert "Ferry runs late again \\| bring a book." in row
     like = re.search(r"(e\d+) Like \[pressed\]", row).group(1)

@@ -22,7 +22,7 @@ from pinchtab.models.actions import (  # noqa: F401
 )
 from pinchtab.models.core import (  # noqa: F401
     NavigateRequest, TabRequest, CloseRequest, SnapshotQuery, FindRequest, TextQuery, ScreenshotQuery, PdfRequest,
-    EvaluateRequest, CookiesQuery, Cookie, SetCookiesRequest, WaitRequest,
+    EvaluateRequest, CookiesQuery, Cookie, SetCookiesRequest, WaitRequest, OUTLINE_SEP, origin_of, path_on,
 )
 from pinchtab.models.interaction import (  # noqa: F401
     MAX_CLIPBOARD_BYTES, DialogRequest, UploadRequest, DownloadQuery, DownloadsQuery, ClipboardQuery, ClipboardWrite,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
@@ -35,6 +36,24 @@ class TabRequest(TabScoped):
 
 class CloseRequest(TabScoped):
     pass
+
+
+# The outline format (browser/page/outline.py writes it, MCP's views read it): a row's parts are
+# joined by OUTLINE_SEP (a name's own is escaped), and a URL on the page's origin reads from its path.
+OUTLINE_SEP = "|"
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` ("" when it has none)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def path_on(url: str, origin: str) -> str:
+    """``url`` from its path when it is on ``origin`` (the reader knows the origin), else whole."""
+    if origin and url.startswith(origin) and url[len(origin):len(origin) + 1] in ("/", "?", "#", ""):
+        return url[len(origin):] or "/"
+    return url
 
 
 class SnapshotQuery(TabScoped):

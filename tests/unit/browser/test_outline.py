@@ -32,22 +32,22 @@ def test_repeated_rows_are_one_line_each_with_their_roles_named_once() -> None:
         'e2 link "Home"',
         'e4 heading "Orders"',  # main follows banner, a wrapper too: no level of its own
         "e5 table",
-        " Order | Select | Note",
-        " # 3 rows, each: text | checkbox | textbox",
-        " Order 0 | e12 [ ] Select 0 | e13 Note 0",
-        " Order 1 | e16 [x] Select 1 | e17 Note 1",
-        ' Order 2 | e20 [ ] Select 2 | e21 Note 2 val="late | fragile"',
+        " Order|Select|Note",
+        " # 3 rows, each: text|checkbox|textbox",
+        " Order 0|e12 [ ] Select 0|e13 Note 0",
+        " Order 1|e16 [x] Select 1|e17 Note 1",
+        ' Order 2|e20 [ ] Select 2|e21 Note 2 val="late | fragile"',
     ]
 
 
 def test_a_row_alone_names_its_roles_in_place() -> None:
     out = lines(table_snapshot(rows=1).nodes)
-    assert out[-1] == " Order 0 | e12 checkbox [ ] Select 0 | e13 textbox Note 0"
+    assert out[-1] == " Order 0|e12 checkbox [ ] Select 0|e13 textbox Note 0"
 
 
 def test_a_bar_in_a_rows_text_is_escaped() -> None:
     nodes = [Node("e0", "row", "", 0, 1), Node("e1", "cell", "A | B", 1, 2), Node("e2", "button", "Go", 1, 3)]
-    assert lines(nodes) == ["A \\| B | e2 button Go"]
+    assert lines(nodes) == ["A \\| B|e2 button Go"]
 
 
 def test_unnamed_wrappers_give_way_and_a_list_after_its_button_stays_under_it() -> None:
@@ -64,9 +64,9 @@ def test_cards_with_a_glyph_button_are_rows() -> None:
         b = 4 * i
         nodes += [Node(f"e{b}", "article", who, 0, b), Node(f"e{b + 1}", "paragraph", f"Hello from {who}", 1, b + 1),
                   Node(f"e{b + 2}", "button", "Like", 1, b + 2, pressed=i == 0), Node(f"e{b + 3}", "text", "+", 2, b + 3)]
-    assert lines(nodes) == ["# 2 articles, each: text | button | text",
-                            'e0 article "Ana": Hello from Ana | e2 Like [pressed] | +',
-                            'e4 article "Ben": Hello from Ben | e6 Like [not pressed] | +']
+    assert lines(nodes) == ["# 2 articles, each: text|button|text",
+                            'e0 article "Ana": Hello from Ana|e2 Like [pressed]|+',
+                            'e4 article "Ben": Hello from Ben|e6 Like [not pressed]|+']
 
 
 def test_states_values_and_frames_stay_on_single_lines() -> None:
@@ -89,3 +89,27 @@ def test_nothing_an_agent_acts_with_is_lost() -> None:
             assert not node.interactive and node.value is None and node.checked is None
         assert node.name in out.replace("\\|", "|")
     assert lost == {"e0", "e1", "e3", "e6", "e7", "e8", "e9"} | {f"e{10 + 4 * i + k}" for i in range(20) for k in (0, 1)}
+
+
+def test_a_frame_on_the_pages_origin_reads_from_its_path() -> None:
+    nodes = [Node("e0", "Iframe", "Signup", 0, 1, frame={"url": "http://127.0.0.1:8/f/inner.html?x=1"}),
+             Node("e1", "Iframe", "Ad", 0, 2, frame={"url": "http://ads.example/a"}),
+             Node("e2", "Iframe", "Port", 0, 3, frame={"url": "http://127.0.0.1:80/p"})]
+    assert lines(nodes, "http://127.0.0.1:8/page.html") == [
+        'e0 Iframe "Signup" url="/f/inner.html?x=1"', 'e1 Iframe "Ad" url="http://ads.example/a"',
+        'e2 Iframe "Port" url="http://127.0.0.1:80/p"']
+    assert render(Snapshot(url="http://127.0.0.1:8/", title="T", nodes=nodes[:1]), "outline").endswith(
+        'e0 Iframe "Signup" url="/f/inner.html?x=1"\n')
+
+
+def test_a_list_after_a_heading_is_not_indented_under_it() -> None:
+    nodes = [Node("e0", "heading", "Inbox", 0, 1), Node("e1", "list", "", 0, 2), Node("e2", "listitem", "", 1, 3),
+             Node("e3", "link", "Message 1", 2, 4), Node("e4", "listitem", "", 1, 5), Node("e5", "link", "Message 2", 2, 6)]
+    assert lines(nodes) == ['e0 heading "Inbox"', "# 2 listitems, each: link", "e3 Message 1", "e5 Message 2"]
+
+
+def test_a_control_named_only_by_the_text_inside_it_is_one_line() -> None:
+    nodes = [Node("e0", "button", "", 0, 1), Node("e1", "text", "Open settings", 1, 2),
+             Node("e2", "dialog", "", 0, 3, modal=True), Node("e3", "text", "Saved", 1, 4)]
+    # a dialog holding text is not a control: its text stays its own line
+    assert lines(nodes) == ['e0 button "Open settings"', "e2 dialog", ' e3 "Saved"']

@@ -129,9 +129,9 @@ def _line(node: Node, fmt: str) -> str:
     return text_line(node)
 
 
-def _lines(nodes: list[Node], fmt: str) -> list[str]:
+def _lines(nodes: list[Node], fmt: str, url: str = "") -> list[str]:
     if fmt == "outline":
-        return outline.lines(nodes)
+        return outline.lines(nodes, url)
     if fmt != "yaml":
         return [_line(n, fmt) for n in nodes]
     return [yaml_line(n, has_children=i + 1 < len(nodes) and nodes[i + 1].depth > n.depth)
@@ -167,7 +167,7 @@ def render(snap: Snapshot, fmt: str = "json", *, max_tokens: int | None = None) 
     def note(more: int) -> str:
         return f"# truncated: {more} more nodes (use filter=interactive, selector or a larger maxTokens)"
 
-    lines, truncated = _cut_lines(header, _lines(snap.nodes, fmt), budget, note(total))
+    lines, truncated = _cut_lines(header, _lines(snap.nodes, fmt, snap.url), budget, note(total))
     if truncated:
         lines.append(note(total - (len(lines) - len(header))))
     return "\n".join(lines) + "\n"

@@ -6,9 +6,10 @@ The same nodes as the text format, drawn tighter:
   line of its own: its children take its place (one level in for a list or group after a sibling:
   a list under its disclosure button), one space of indent per level;
 - a repeated item (a table row, a list item, a card: a node beside siblings of its role) whose
-  content is flat becomes one row, its parts joined by `` | ``; text in it is shown without a ref,
+  content is flat becomes one row, its parts joined by ``|``; text in it is shown without a ref,
   and a run of rows whose parts have the same roles names them once (``# 250 rows, each: ...``);
-- a checkbox's state reads ``[x]``, ``[ ]`` or ``[-]``, and a text node drops its role.
+- a checkbox's state reads ``[x]``, ``[ ]`` or ``[-]``, and a text node drops its role;
+- a frame's URL on the page's origin reads from its path (``url="/frame.html"``).
 
 Every ref of an element one can act on, every name, value and state stays; the refs given up are
 those of unnamed wrappers, of rows, and of the text inside rows (text: and find still reach it).
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pinchtab.browser.page.nodes import Node
+from pinchtab.models import OUTLINE_SEP as SEP, origin_of, path_on
 
 # Nodes whose name is their own text: inside a row they are that text, nothing to act on.
 TEXTUAL = frozenset("text cell gridcell columnheader rowheader paragraph StaticText term definition "
@@ -81,34 +83,34 @@ def _flags(n: Node) -> list[str]:
     return [f"[{f}]" for f in flags]
 
 
-def _tail(n: Node) -> list[str]:
+def _tail(n: Node, origin: str) -> list[str]:
     parts = []
     if n.value:
         parts.append(f"val={_q(n.value)}")
     elif n.placeholder:
         parts.append(f"placeholder={_q(n.placeholder)}")
     if n.frame is not None:
-        parts.append(f"url={_q(n.frame.get('url', ''))}")
+        parts.append(f"url={_q(path_on(n.frame.get('url', ''), origin))}")
     return parts + _flags(n)
 
 
-def _line(n: Node) -> str:
+def _line(n: Node, origin: str) -> str:
     """``e5 checkbox [x] "Remember me"``; a text node is ``e7 "Hello"``."""
     parts = [n.ref] if n.role == "text" else [n.ref, n.role]
     if n.checked is not None:
         parts.append(_box(n))
     if n.name:
         parts.append(_q(n.name))
-    return " ".join(parts + _tail(n))
+    return " ".join(parts + _tail(n, origin))
 
 
 def _plain(n: Node) -> bool:
     return n.role in TEXTUAL and not _stateful(n)
 
 
-def _part(n: Node, with_role: bool) -> str:
+def _part(n: Node, with_role: bool, origin: str) -> str:
     """One part of a row: text as is, a control as ``e19 button View order 1000`` (no quotes:
-    `` | `` ends it, and a ``|`` in a name is escaped)."""
+    ``|`` ends it, and a ``|`` in a name is escaped)."""
     name = n.name.replace("|", "\\|")
     if _plain(n):
         return name
@@ -117,7 +119,7 @@ def _part(n: Node, with_role: bool) -> str:
         parts.append(_box(n))
     if name:
         parts.append(name)
-    return " ".join(parts + _tail(n))
+    return " ".join(parts + _tail(n, origin))
 
 
 def _parts(t: _Tree) -> list[Node] | None:
@@ -139,16 +141,17 @@ def _pattern(parts: list[Node]) -> tuple[str, ...]:
     return tuple("text" if _plain(n) else n.role for n in parts)
 
 
-def _row_head(t: _Tree) -> str:
+def _row_head(t: _Tree, origin: str) -> str:
     n = t.node
     if not n.name and not _stateful(n):
         return ""
-    return _line(n) + ": "
+    return _line(n, origin) + ": "
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, origin: str) -> None:
         self.lines: list[str] = []
+        self.origin = origin
 
     def walk(self, trees: list[_Tree], level: int) -> None:
         roles = Counter(t.node.role for t in trees)
@@ -162,10 +165,14 @@ class _Writer:
                 continue
             if _wrapper(t):
                 # a list after its disclosure button stays under it
-                under = t.node.role in ("list", "group") and i and not _wrapper(trees[i - 1])
+                under = t.node.role in ("list", "group") and i and _opener(trees[i - 1].node)
                 self.walk(t.kids, level + 1 if under else level)
+            elif _named_by_text(t):
+                # a control with no name of its own and one text inside (a button under a modal):
+                # the text is its name, one line
+                self.lines.append(" " * level + _line(replace(t.node, name=t.kids[0].node.name), self.origin))
             else:
-                self.lines.append(" " * level + _line(t.node))
+                self.lines.append(" " * level + _line(t.node, self.origin))
                 self.walk(t.kids, level + 1)
             i += 1
 
@@ -191,13 +198,26 @@ class _Writer:
         named_once = len(rows) > 1 and any(r != "text" for r in _pattern(rows[0][1]))
         if named_once:
             plural = f"{rows[0][0].node.role}s"
-            self.lines.append(f"{pad}# {len(rows)} {plural}, each: " + " | ".join(_pattern(rows[0][1])))
+            self.lines.append(f"{pad}# {len(rows)} {plural}, each: " + SEP.join(_pattern(rows[0][1])))
         for t, parts in rows:
-            self.lines.append(pad + _row_head(t) + " | ".join(_part(n, not named_once) for n in parts))
+            self.lines.append(pad + _row_head(t, self.origin) + SEP.join(_part(n, not named_once, self.origin) for n in parts))
 
 
-def lines(nodes: list[Node]) -> list[str]:
-    """The outline body of ``nodes`` (a snapshot's, in document order with depths)."""
-    w = _Writer()
+def _named_by_text(t: _Tree) -> bool:
+    only = t.kids[0] if len(t.kids) == 1 else None
+    return (t.node.interactive and not t.node.name and only is not None and not only.kids
+            and only.node.role == "text" and not _stateful(only.node))
+
+
+def _opener(n: Node) -> bool:
+    """A control a list or group after it belongs to (a disclosure button, a menu's link); a
+    heading or text before a list is only its neighbour."""
+    return bool(n.interactive or n.expanded is not None)
+
+
+def lines(nodes: list[Node], url: str = "") -> list[str]:
+    """The outline body of ``nodes`` (a snapshot's, in document order with depths; ``url``: the
+    page's, whose origin frame URLs are written without)."""
+    w = _Writer(origin_of(url))
     w.walk(_tree(nodes), 0)
     return w.lines

@@ -89,10 +89,16 @@ async def with_page(c: AsyncClient, answer: dict[str, Any], tab_id: str | None, 
         views.forget(c)  # the session's view is now one snap would not know how to diff against
     elif a.get("snap"):
         # views are kept by the tab the agent names (none: the current tab, as its next step will)
-        page = views.since_seen(c, a.get("tabId"), await c.snapshot(tab_id, format="outline"))
+        page = views.since_seen(c, a.get("tabId"), await c.snapshot(tab_id, format="outline"), acted(a))
     else:
         return answer
-    return with_snapshot({**news(answer), "snapshot": page})
+    return with_snapshot({**news(answer, a.get("dialogAction")), "snapshot": page})
+
+
+def acted(a: dict[str, Any]) -> set[str]:
+    """The refs a step named (its target, a drag's goal, each of a batch's steps)."""
+    steps = [a, *(s for s in a.get("actions") or () if isinstance(s, dict))]
+    return {s[k] for s in steps for k in ("ref", "toRef") if isinstance(s.get(k), str)}
 
 
 # What an action's answer says that a snapshot after it does not: "success" (a failure is an
@@ -100,13 +106,15 @@ async def with_page(c: AsyncClient, answer: dict[str, Any], tab_id: str | None, 
 _ECHO = ("success", "kind", "ref", "url", "title")
 
 
-def news(answer: dict[str, Any]) -> dict[str, Any]:
+def news(answer: dict[str, Any], dialog_action: str | None = None) -> dict[str, Any]:
     """``answer`` without its echo of the request (a batch's steps too: a step that says nothing
     more goes, one that does keeps its kind and ref). A select's result (the option now chosen)
-    is the combobox's value in the page, a dialog's URL the page's."""
+    is the combobox's value in the page, a dialog's URL the page's, and its action the
+    ``dialog_action`` the agent sent."""
     out = {k: v for k, v in answer.items() if k not in _ECHO or (k == "success" and v is not True)}
     if isinstance(out.get("dialog"), dict):
-        out["dialog"] = {k: v for k, v in out["dialog"].items() if k != "url"}
+        out["dialog"] = {k: v for k, v in out["dialog"].items()
+                         if k != "url" and not (k == "action" and v == dialog_action)}
     results = out.pop("results", None)
     if isinstance(results, list):
         results = [{k: v for k, v in r.items() if not (k == "result" and r.get("kind") == "select")}

@@ -62,8 +62,8 @@ TOOLS = (
         name="pinchtab_screenshot",
         description="Capture a screenshot of the current page (viewport) as an image. PNG by default; JPEG when quality is given.",
         args=(TAB, field(models.ScreenshotQuery, "quality", type=float, description="JPEG quality 0-100 (default: PNG)."),
-              field(models.ScreenshotQuery, "annotate", description="Draw each interactive element's ref in a numbered "
-                    "box into the image; the annotations (ref, role, name, box) follow as JSON.")),
+              field(models.ScreenshotQuery, "annotate", description="Draw each interactive element's ref on the image; "
+                    "each one's ref, role, name and box follow as JSON.")),
         run=_screenshot,
         read_only=True,
         core=True,

@@ -36,8 +36,8 @@ TOOLS = (
     tool(
         name="pinchtab_snapshot",
         description="The page as lines of ref (e.g. e5), role and name: the refs click, fill, ... take (a ref "
-        "names its element in every later snapshot and find). An Iframe's content follows it. The default outline "
-        "draws repeated items (rows, list items, cards) one line each, parts joined by ' | '.",
+        "keeps naming its element). An Iframe's content follows it. The default outline draws repeated items "
+        "(rows, list items, cards) one line each, parts joined by '|'.",
         args=(
             TAB,
             field(models.SnapshotQuery, "interactive", description="Only return interactive elements (buttons, links, inputs)."),
