@@ -537,14 +537,14 @@ def report(results: dict[str, dict[str, Any]]) -> None:
         snap = totals["pinchtab snap"]
         best_calls = min(totals[x][0] for x in peers)
         best_chars = min(totals[x][1] for x in peers)
-        print(f"\npinchtab snap against the best peer: calls {snap[0] / best_calls:.2f}x (target <= 0.7), "
-              f"characters {snap[1] / best_chars:.2f}x ({snap[1]:,} / {best_chars:,}; target <= 0.25)")
+        print(f"\npinchtab snap against the best peer: calls {snap[0] / best_calls:.3f}x (target <= 0.7), "
+              f"characters {snap[1] / best_chars:.3f}x ({snap[1]:,} / {best_chars:,}; target <= 0.25)")
         pw = results.get("Playwright MCP")
         if pw:
-            print(f"tools/list against Playwright MCP: {results['pinchtab snap']['tools_list'] / pw['tools_list']:.2f}x (target <= 0.5)")
+            print(f"tools/list against Playwright MCP: {results['pinchtab snap']['tools_list'] / pw['tools_list']:.3f}x (target <= 0.5)")
         cdt = results.get("chrome-devtools-mcp")
         if cdt and cdt.get("big"):
-            print(f"default snapshot against chrome-devtools-mcp: {results['pinchtab snap']['big'] / cdt['big']:.2f}x (target <= 0.5)")
+            print(f"default snapshot against chrome-devtools-mcp: {results['pinchtab snap']['big'] / cdt['big']:.3f}x (target <= 0.5)")
 
 
 async def main() -> None:

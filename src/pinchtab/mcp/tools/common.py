@@ -16,7 +16,7 @@ DEFAULT_WAIT_FOR_SELECTOR_MS = 10000
 
 # Agents know tabs from these tools, not from GET /tabs: the one argument whose text is the MCP's own.
 TAB = field(models.TabScoped, "tab_id",
-            description="Tab ID (from navigate or list_tabs); the current tab if omitted.")
+            description="Tab ID from navigate or list_tabs; else the current tab.")
 
 
 class ToolInputError(Exception):
