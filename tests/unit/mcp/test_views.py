@@ -101,6 +101,11 @@ def test_focus_going_where_the_step_acted_is_not_news() -> None:
     assert views.diff_lines(before, sent) == ['+e23 "Thanks"', "# focus: e19", "-e21 e22"]
     moved = ['e1 button "Open" [focused]', 'e2 button "Save"']
     assert views.diff_lines(['e1 button "Open"', 'e2 button "Save" [focused]'], moved, acted={"e2"}) == ["# focus: e1"]
+    # a card's row: focus on the card whose button it pressed
+    cards = ['e5 article "Ana": Hi|e6 Like', 'e7 article "Ben": Yo|e8 Like']
+    liked = ['e5 article "Ana": Hi|e6 Like [pressed]', 'e7 article "Ben": Yo|e8 Like']
+    assert views.diff_lines(cards, [cards[0].replace('"Ana"', '"Ana" [focused]'), cards[1]], acted={"e6"}) == []
+    assert views.diff_lines(cards, liked, acted={"e6"}) == ['+e5 article "Ana": Hi|e6 Like [pressed]']
 
 
 def test_a_new_page_on_the_origin_seen_reads_from_its_path() -> None:

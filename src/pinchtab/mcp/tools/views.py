@@ -93,11 +93,14 @@ def _indented(run: list[str]) -> list[str]:
 
 
 def _holding(lines: list[str], refs: Collection[str]) -> set[str]:
-    """``refs`` and the refs of the lines holding theirs (by indent: a frame, a dialog, a row)."""
+    """``refs``, the refs on their lines (a card's row) and those of the lines holding them (by
+    indent: a frame, a dialog)."""
     out = set(refs)
     for i, line in enumerate(lines):
-        if not set(_REFS.findall(line)) & set(refs):
+        on_line = set(_REFS.findall(line))
+        if not on_line & set(refs):
             continue
+        out |= on_line
         depth = _depth(line)
         for above in reversed(lines[:i]):
             if _depth(above) < depth:
