@@ -160,6 +160,24 @@ class DialogTracker:
         return {"tabId": self.tab.id, "type": dialog["type"], "message": dialog["message"], "handled": True,
                 "action": action}
 
+    async def unless_blocked(self, work: Awaitable[T]) -> T:
+        """``work``, unless the page leaves a dialog open meanwhile: then 409 dialog_blocking at once
+        (a navigation whose new page opens an alert as it loads), not when ``work`` times out."""
+        self.check()
+        opened: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._watchers.append(opened)
+        task = asyncio.ensure_future(work)
+        try:
+            await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._watchers.remove(opened)
+            if not task.done():
+                task.cancel()
+                task.add_done_callback(_consume)
+        if task.done() and not task.cancelled():
+            return task.result()
+        raise blocking_error(opened.result())
+
     async def guard(self, action: Callable[[], Awaitable[T]], answer: str | None = None,
                     text: str | None = None) -> tuple[T, dict[str, Any] | None]:
         """Run ``action``; a dialog it opens is answered with ``answer`` (else the policy). When

@@ -324,7 +324,7 @@ class Tab:
         if loader and self.dialogs.opened > dialogs_before:
             await self._commit_or_stuck(loader, deadline, url)
         if loader and wait_for != "none":
-            await self._wait_lifecycle(loader, LIFECYCLE[wait_for], deadline, url)
+            await self.dialogs.unless_blocked(self._wait_lifecycle(loader, LIFECYCLE[wait_for], deadline, url))
         if wait_selector:
             await self.wait_for_selector(wait_selector, deadline, url)
         url_now, title = await self._location_unless_dialogs()
