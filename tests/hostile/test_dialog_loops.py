@@ -25,6 +25,8 @@ def test_an_alert_loop_is_left_by_navigating_away(open_bridge: httpx.Client, new
     assert res.json()["tabId"] == new_tab and res.json()["title"] == "Login", res.text
 
     assert open_bridge.get(f"/tabs/{new_tab}/text").json()["title"] == "Login"
+    assert open_bridge.get(f"/tabs/{new_tab}/dialog").json() == {"tabId": new_tab, "dialogPresent": False,
+                                                                  "dialog": None, "policy": "manual"}
     res = open_bridge.post(f"/tabs/{new_tab}/find", json={"query": "log in button"})
     assert res.status_code == 200 and res.json()["best_ref"], res.text
     assert new_tab in [t["id"] for t in open_bridge.get("/tabs").json()["tabs"]]

@@ -117,7 +117,6 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                     tab = await self.browser.replace_tab(tab)
                     await held.enter_async_context(tab.lock)
                     out = await self._load(tab, target, req)
-                out["tabId"] = self.browser.restore.public(tab.id)
                 out = downloads_policy.navigate_answer(out, self.config)
                 if warning:
                     out["idpiWarning"] = warning
@@ -128,6 +127,13 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                 # The tab exists (it may even be new): say which, so it can be used or closed.
                 exc.extra.setdefault("tabId", self.browser.restore.public(tab.id))
                 raise
+
+    def public_tab_id(self, out: Any) -> Any:
+        """An answer naming a tab reopened under a new target id (after a crash, or replaced when
+        its page would not let go) names it by the id the agent knows it by."""
+        if isinstance(out, dict) and isinstance(out.get("tabId"), str):
+            out["tabId"] = self.browser.restore.public(out["tabId"])
+        return out
 
     async def _load(self, tab: Any, target: str, req: m.NavigateRequest) -> dict[str, Any]:
         return await tab.navigate(target, timeout_ms=req.timeout or self.nav_timeout_ms, wait_for=req.wait_for,
