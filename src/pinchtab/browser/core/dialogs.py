@@ -124,7 +124,7 @@ class DialogTracker:
         self.leaving = True
         dialog, self.pending = self.pending, None
         if dialog is not None:
-            asyncio.ensure_future(self._send(dialog["type"] == "beforeunload", None, dialog))
+            asyncio.ensure_future(self._send(False, None, dialog))
 
     def left(self) -> None:
         self.leaving = False
@@ -132,7 +132,7 @@ class DialogTracker:
     def next_opening(self) -> asyncio.Future[None]:
         """Resolves when the page opens its next dialog, whoever answers it."""
         opening: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._openings.append(opening)
+        self._openings = [f for f in self._openings if not f.done()] + [opening]  # cancelled ones go
         return opening
 
     def check(self) -> None:
