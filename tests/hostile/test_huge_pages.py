@@ -94,3 +94,28 @@ def test_a_huge_page_answers_truncated_and_is_let_go_once_closed(capped: httpx.C
     cpu_worker_idle()
     gc.collect()
     assert rss_mb() - baseline < MEMORY_BOUND_MB  # its refs, snapshots and find index went with it
+
+
+def test_a_find_past_its_deadline_stops_its_work(capped: httpx.Client, pages: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27, deliverable 1: the index build a timed-out find abandoned stops at its next
+    checkpoint instead of running to its end in the CPU worker."""
+    from pinchtab.browser.core import cpu
+
+    res = capped.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n={2 * CAP}"})
+    assert res.status_code == 200, res.text
+    tab = res.json()["tabId"]
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(cpu, "DEADLINE_S", 0.001)  # any build of this page takes longer
+            before = cpu.stopped
+            res = healthy_during(capped, lambda: capped.post(f"/tabs/{tab}/find", json={"query": "Button 17"}))
+            assert res.status_code == 504 and res.json()["code"] == "work_timeout", res.text
+            cpu_worker_idle()
+            assert cpu.stopped == before + 1  # stopped at a checkpoint, not run to its end
+        assert capped.get("/health", timeout=2).status_code == 200
+        res = capped.post(f"/tabs/{tab}/find", json={"query": "Button 17"})  # nothing half-built was kept
+        assert res.status_code == 200, res.text
+        assert res.json()["matches"][0]["name"] == "Button 17"
+    finally:
+        capped.post("/close", json={"tabId": tab})

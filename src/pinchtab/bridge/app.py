@@ -37,8 +37,12 @@ def handler_for(service: BrowserService) -> Any:
                 await service.check_lease(req.tab_id, req.owner)
                 return await handler(req)
 
-            return leased
-        return handler  # type: ignore[no-any-return]
+            handler = leased
+
+        async def named(*args: Any, handler: Handler = handler) -> Any:
+            return service.public_tab_id(await handler(*args))
+
+        return named
 
     return lookup
 

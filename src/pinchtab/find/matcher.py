@@ -47,6 +47,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..cancellation import checkpoint
 from ..errors import BadRequest
 from .index.descriptors import ElementDescriptor, build_descriptors
 from .index.embedding import HashingEmbedder
@@ -184,6 +185,7 @@ class ElementIndex:
         score.clip(0.0, 1.0, out=score)
         if score.size >= 2:  # a pass moves one element above others: nothing to move on a 1-element page
             for p in PASSES:
+                checkpoint()
                 p.apply(self._pass_page, plan.text, score)
 
         above = (score >= threshold if threshold > 0 else score > 0).nonzero()[0]

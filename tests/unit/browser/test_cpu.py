@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
 
+from pinchtab import cancellation
 from pinchtab.browser.core.cpu import off_loop
+from pinchtab.cancellation import checkpoint
 from pinchtab.errors import Timeout
 
 
@@ -38,3 +41,54 @@ async def test_work_past_its_deadline_answers_504() -> None:
         await off_loop(busy, 0.6, what="find", deadline=0.1)
     assert info.value.status == 504 and info.value.code == "work_timeout" and "find" in info.value.message
     await asyncio.sleep(0.6)  # let the abandoned job finish before the next test uses the worker
+
+
+def stepping(started: threading.Event, steps: list[int]) -> str:
+    """Work of many short steps, each ending at a checkpoint (as find's index build)."""
+    started.set()
+    for i in range(100_000):
+        time.sleep(0.001)
+        steps.append(i)
+        checkpoint()
+    return "ran to its end"
+
+
+def idle_worker() -> None:
+    from pinchtab.browser.core import cpu
+
+    cpu._executor.submit(lambda: None).result(timeout=10)
+
+
+async def test_work_past_its_deadline_stops_at_its_next_checkpoint() -> None:
+    from pinchtab.browser.core import cpu
+
+    before, steps = cpu.stopped, []
+    with pytest.raises(Timeout):
+        await off_loop(stepping, threading.Event(), steps, what="find", deadline=0.05)
+    await asyncio.get_running_loop().run_in_executor(None, idle_worker)
+    assert cpu.stopped == before + 1 and 0 < len(steps) < 100_000
+
+
+async def test_work_of_a_cancelled_request_stops_and_queued_work_never_starts() -> None:
+    from pinchtab.browser.core import cpu
+
+    before, started, first, second = cpu.stopped, threading.Event(), [], []
+    running = asyncio.ensure_future(off_loop(stepping, started, first, what="find"))
+    queued = asyncio.ensure_future(off_loop(stepping, threading.Event(), second, what="find"))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+    queued.cancel()  # behind the first in the one worker: given up before it starts
+    running.cancel()
+    for task in (running, queued):
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    await asyncio.get_running_loop().run_in_executor(None, idle_worker)
+    assert cpu.stopped == before + 2 and second == [] and len(first) < 100_000
+
+
+def test_a_checkpoint_outside_cancellable_work_does_nothing() -> None:
+    checkpoint()
+    flag = threading.Event()
+    assert cancellation.run(lambda: "done", flag) == "done"
+    flag.set()
+    with pytest.raises(cancellation.Cancelled):
+        cancellation.run(lambda: "done", flag)

@@ -287,6 +287,7 @@ class Browser:
         if tid:
             self.intents.forget(tid)
             self.idle.cancel(tid)
+            self.restore.closed(tid)
         if tab is not None:
             tab.detach()
             if self.connection is not None:
@@ -313,7 +314,7 @@ class Browser:
             # target info Chromium last sent.
             url = tab.url if tab is not None and tab.url else info.get("url", "")
             title = tab.title if tab is not None and tab.url else info.get("title", "")
-            out.append({"id": tid, "url": url, "title": _document_title(title, url), "type": "page"})
+            out.append({"id": self.restore.public(tid), "url": url, "title": _document_title(title, url), "type": "page"})
         return out
 
     async def tab(self, tab_id: str | None) -> Tab:
@@ -405,6 +406,25 @@ class Browser:
         self._on_target_destroyed({"targetId": tab.id})
         return tab.id
 
+    async def replace_tab(self, tab: Tab) -> Tab:
+        """A fresh blank tab in place of ``tab``, whose page will not let go (a dialog loop keeps its
+        renderer busy, so no navigation commits): ``tab`` is closed and its id names the new tab."""
+        assert self.root is not None
+        res = await self.root.send("Target.createTarget", {"url": "about:blank"})
+        tid = res["targetId"]
+        self.targets.setdefault(tid, {"targetId": tid, "type": "page", "url": "about:blank", "title": ""})
+        fresh = await self.tab(tid)
+        was_current = self.current_id == tab.id
+        self.restore.moved(tab.id, tid)
+        with contextlib.suppress(CDPError):  # already gone
+            await self.root.send("Target.closeTarget", {"targetId": tab.id})
+        self._on_target_destroyed({"targetId": tab.id})
+        if was_current:
+            self.current_id = tid
+        log.warning("tab %s kept opening dialogs and would not leave its page: replaced by target %s",
+                    self.restore.public(tid), tid)
+        return fresh
+
     async def focus_tab(self, tab_id: str) -> Tab:
         tab = await self.tab(tab_id)
         assert self.root is not None
@@ -413,10 +433,12 @@ class Browser:
         return tab
 
     @contextlib.asynccontextmanager
-    async def use_tab(self, tab_id: str | None, *, create: bool = False) -> AsyncIterator[Tab]:
+    async def use_tab(self, tab_id: str | None, *, create: bool = False,
+                      leaves: bool = False) -> AsyncIterator[Tab]:
         """The tab, locked for the caller: work on one tab is serialised, tabs run in parallel.
 
-        With ``create``, a missing current tab is created (POST /navigate without a tab)."""
+        With ``create``, a missing current tab is created (POST /navigate without a tab); with
+        ``leaves`` (a navigation), an open dialog does not refuse the request: it is left behind."""
         if create and not tab_id:
             await self.ensure_running()
             if not self.current_id or self.current_id not in self.targets:
@@ -424,7 +446,7 @@ class Browser:
         tab = await self.tab(tab_id)
         async with tab.lock:
             self.last_used[tab.id] = time.monotonic()
-            tab.check_usable()
+            tab.check_usable(dialogs=not leaves)
             self.refuse_browser_ui(tab.id)
             try:
                 yield tab

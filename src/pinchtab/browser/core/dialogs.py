@@ -66,13 +66,25 @@ class DialogTracker:
         self.handled = 0  # dialogs answered automatically, so an action can report the one it opened
         self.last_handled: dict[str, Any] | None = None
         self._armed: tuple[bool, str | None] | None = None
-        self._watchers: list[asyncio.Future[dict[str, Any]]] = []
+        # A navigation is leaving the page: its dialogs are dismissed until the new document commits
+        # (a page that opens the next dialog as each closes could otherwise never be left).
+        self.leaving = False
+        self.opened = 0  # dialogs the page opened, answered or not
+        self._watchers: list[asyncio.Future[dict[str, Any]]] = []  # for dialogs left open
+        self._openings: list[asyncio.Future[None]] = []  # for any dialog
 
     # -- events ------------------------------------------------------------------------------
 
     def on_opening(self, params: dict[str, Any]) -> None:
         info = _info(params)
-        if self._armed is not None:
+        self.opened += 1
+        for opening in self._openings:
+            if not opening.done():
+                opening.set_result(None)
+        self._openings.clear()
+        if self.leaving:  # a beforeunload as below; any other dialog of the page being left is dismissed
+            accept, text = info["type"] == "beforeunload" and self.policy != "dismiss", None
+        elif self._armed is not None:
             accept, text = self._armed
             self._armed = None
         elif self.policy in ("accept", "dismiss"):
@@ -106,6 +118,23 @@ class DialogTracker:
 
     # -- what routes and actions use ---------------------------------------------------------
 
+    def leave(self) -> None:
+        """A navigation away starts: dismiss the open dialog, and each one the page opens until its
+        new document commits (``left``)."""
+        self.leaving = True
+        dialog, self.pending = self.pending, None
+        if dialog is not None:
+            asyncio.ensure_future(self._send(False, None, dialog))
+
+    def left(self) -> None:
+        self.leaving = False
+
+    def next_opening(self) -> asyncio.Future[None]:
+        """Resolves when the page opens its next dialog, whoever answers it."""
+        opening: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._openings = [f for f in self._openings if not f.done()] + [opening]  # cancelled ones go
+        return opening
+
     def check(self) -> None:
         """Raise 409 dialog_blocking while a dialog waits for an answer."""
         if self.pending is not None:
@@ -130,6 +159,24 @@ class DialogTracker:
         self.pending = None
         return {"tabId": self.tab.id, "type": dialog["type"], "message": dialog["message"], "handled": True,
                 "action": action}
+
+    async def unless_blocked(self, work: Awaitable[T]) -> T:
+        """``work``, unless the page leaves a dialog open meanwhile: then 409 dialog_blocking at once
+        (a navigation whose new page opens an alert as it loads), not when ``work`` times out."""
+        self.check()
+        opened: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._watchers.append(opened)
+        task = asyncio.ensure_future(work)
+        try:
+            await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._watchers.remove(opened)
+            if not task.done():
+                task.cancel()
+                task.add_done_callback(_consume)
+        if task.done() and not task.cancelled():
+            return task.result()
+        raise blocking_error(opened.result())
 
     async def guard(self, action: Callable[[], Awaitable[T]], answer: str | None = None,
                     text: str | None = None) -> tuple[T, dict[str, Any] | None]:

@@ -27,11 +27,23 @@ WORLD_NAME = "pinchtab"
 # What each waitFor value waits for, as Chromium lifecycle event names.
 LIFECYCLE = {"load": "load", "dom": "DOMContentLoaded", "networkidle": "networkIdle"}
 
+# How long a navigation away from a page that keeps opening dialogs may take to commit before the
+# page counts as stuck (its renderer runs the dialog loop and never takes the new document).
+LEAVE_COMMIT_S = 2.0
+# Dialogs opened one after another while the tab reads its page that make it stop waiting.
+LOOP_DIALOGS = 3
+
 # How long an action with waitNav waits for a navigation to begin before deciding there is none.
 NAV_START_GRACE = 1.5
 
 _BLOCK_IMAGES = ("Image",)
 _BLOCK_MEDIA = ("Media", "Font")
+
+
+class PageStuck(BrowserError):
+    """The page did not let go: a navigation away did not commit while it kept opening dialogs."""
+
+    default_code = "page_stuck"
 
 
 class Tab:
@@ -125,6 +137,7 @@ class Tab:
             self.frame_events += 1
             return
         self.main_frame_id = frame.get("id", self.main_frame_id)
+        self.dialogs.left()
         self.url = frame.get("url", self.url)
         self._world_id = None
         self.document += 1
@@ -138,14 +151,17 @@ class Tab:
 
     # -- checks -----------------------------------------------------------------------------
 
-    def check_usable(self) -> None:
+    def check_usable(self, *, dialogs: bool = True) -> None:
+        """Raise when the tab cannot be worked on; ``dialogs=False``: an open dialog does not
+        count (a navigation leaves it behind)."""
         if self.crashed:
             raise BrowserError(
                 f"tab {self.id} crashed; reload it (POST /reload) or close it", "tab_crashed"
             )
         if self.closed:
             raise BrowserError(f"tab {self.id} is closed", "tab_closed")
-        self.dialogs.check()
+        if dialogs:
+            self.dialogs.check()
 
     async def send(self, method: str, params: dict[str, Any] | None = None, *, timeout: float | None = None) -> dict[str, Any]:
         return await self.session.send(method, params, timeout=timeout)
@@ -270,10 +286,22 @@ class Tab:
         wait_selector: str | None = None,
         block_images: bool = False,
         block_media: bool = False,
-    ) -> dict[str, str]:
-        """Load ``url`` (already normalised) and answer once ``wait_for`` is reached."""
-        self.check_usable()
+    ) -> dict[str, Any]:
+        """Load ``url`` (already normalised) and answer once ``wait_for`` is reached. Dialogs of the
+        page being left are dismissed; ``PageStuck`` when it keeps opening them and the navigation
+        does not commit (the caller replaces the tab)."""
+        self.check_usable(dialogs=False)
         deadline = time.monotonic() + timeout_ms / 1000
+        dialogs_before = self.dialogs.opened - (self.dialogs.pending is not None)
+        self.dialogs.leave()
+        try:
+            return await self._navigate(url, deadline, timeout_ms, dialogs_before, wait_for, wait_selector,
+                                        block_images, block_media)
+        finally:
+            self.dialogs.left()
+
+    async def _navigate(self, url: str, deadline: float, timeout_ms: int, dialogs_before: int, wait_for: str,
+                        wait_selector: str | None, block_images: bool, block_media: bool) -> dict[str, Any]:
         await self.set_blocking(block_images, block_media)
         self.requested_url = url
         try:
@@ -293,12 +321,39 @@ class Tab:
         if error:
             raise BrowserError(f"navigation to {url} failed: {error}", "navigation_failed")
         loader = res.get("loaderId")
+        if loader and self.dialogs.opened > dialogs_before:
+            await self._commit_or_stuck(loader, deadline, url)
         if loader and wait_for != "none":
-            await self._wait_lifecycle(loader, LIFECYCLE[wait_for], deadline, url)
+            await self.dialogs.unless_blocked(self._wait_lifecycle(loader, LIFECYCLE[wait_for], deadline, url))
         if wait_selector:
             await self.wait_for_selector(wait_selector, deadline, url)
-        url_now, title = await self.location()
+        url_now, title = await self._location_unless_dialogs()
         return {"tabId": self.id, "url": url_now, "title": title}
+
+    async def _location_unless_dialogs(self) -> tuple[str, str]:
+        """``location()``; when the new page holds its thread in dialogs (one left open, or one
+        after another), what the browser last said of the page instead of a 30 s timeout."""
+        reading = asyncio.ensure_future(self.location())
+        for _ in range(LOOP_DIALOGS):
+            if self.dialogs.pending is not None:
+                break
+            opening = self.dialogs.next_opening()
+            await asyncio.wait({reading, opening}, return_when=asyncio.FIRST_COMPLETED)
+            opening.cancel()
+            if reading.done():
+                return reading.result()
+        reading.cancel()
+        return self.url, self.title
+
+    async def _commit_or_stuck(self, loader: str, deadline: float, url: str) -> None:
+        """The page being left opens dialogs: its new document must commit soon, or it is stuck."""
+        committed = self._lifecycle_waiter(loader, "init")
+        try:
+            await asyncio.wait_for(committed, max(min(LEAVE_COMMIT_S, deadline - time.monotonic()), 0.001))
+        except asyncio.TimeoutError:
+            self._drop_waiter(committed)
+            raise PageStuck(f"tab {self.id} did not leave its page for {url}: the page keeps opening dialogs "
+                            f"and its new document did not commit within {LEAVE_COMMIT_S:g} s") from None
 
     async def _wait_lifecycle(self, loader: str | None, name: str, deadline: float, what: str) -> None:
         fut = self._lifecycle_waiter(loader, name)

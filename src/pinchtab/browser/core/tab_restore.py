@@ -1,6 +1,7 @@
 """After Chromium dies, the new one reopens the tabs at their last URLs and the old tab ids keep
 working: each maps to its new target, so an agent keeps its place (page state such as form input
-is lost; the URL is not)."""
+is lost; the URL is not). A tab replaced because its page would not let go (``Browser.replace_tab``)
+moves the same way. Listings and navigate answers name a moved tab by the id it was first known by."""
 
 from __future__ import annotations
 
@@ -19,11 +20,23 @@ class TabRestore:
     def __init__(self, max_tabs: int) -> None:
         self.max_tabs = max_tabs
         self.aliases = Aliases()  # old target id -> its replacement
+        self._origin: dict[str, str] = {}  # replacement -> the id the tab was first known by
         self._lost: list[tuple[str, str]] = []
         self._lost_current: str | None = None
 
     def resolve(self, tab_id: str) -> str:
         return self.aliases.resolve(tab_id)
+
+    def moved(self, old: str, new: str) -> None:
+        self.aliases.add(old, new)
+        self._origin[new] = self._origin.pop(old, old)
+
+    def public(self, tab_id: str) -> str:
+        """The id a moved tab was first known by (itself for any other tab)."""
+        return self._origin.get(tab_id, tab_id)
+
+    def closed(self, tab_id: str) -> None:
+        self._origin.pop(tab_id, None)
 
     def remember(self, targets: dict[str, dict[str, Any]], tabs: dict[str, Any], current: str | None) -> None:
         """The browser just died: note its tabs and their URLs."""
@@ -59,7 +72,7 @@ class TabRestore:
             if isinstance(new, BaseException):  # one bad URL must not keep the others closed
                 log.warning("could not reopen tab %s at %s: %s", old, url, new)
                 continue
-            self.aliases.add(old, new)
+            self.moved(old, new)
         if lost:
             log.warning("reopened %d tab(s) after the browser restarted", len(lost))
         current = self._lost_current

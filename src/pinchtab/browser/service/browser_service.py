@@ -20,6 +20,7 @@ from pinchtab.browser.core import waits
 from pinchtab.browser.core.browser import Browser
 from pinchtab.browser.core.cpu import off_loop
 from pinchtab.browser.core.popups import PopupWatch
+from pinchtab.browser.core.tab import PageStuck
 from pinchtab.browser.core.state_files import save_output
 from pinchtab.browser.core.ui_guard import report_blocked_pages
 from pinchtab.browser.core.urls import normalize_url, refuse_domain
@@ -104,18 +105,18 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
         # currentTab (the CLI's rule) loads it in the current tab instead.
         opens = req.new_tab or not (req.tab_id or req.current_tab)
         tab_id = (await self.browser.new_tab()).id if opens else req.tab_id
-        async with self.browser.use_tab(tab_id, create=True) as tab:
+        async with contextlib.AsyncExitStack() as held:
+            tab = await held.enter_async_context(self.browser.use_tab(tab_id, create=True, leaves=True))
             self.browser.current_id = tab.id
             self.browser.idle.cancel(tab.id)
             try:
-                out = await tab.navigate(
-                    target,
-                    timeout_ms=req.timeout or self.nav_timeout_ms,
-                    wait_for=req.wait_for,
-                    wait_selector=req.wait_selector,
-                    block_images=req.block_images,
-                    block_media=req.block_media,
-                )
+                try:
+                    out = await self._load(tab, target, req)
+                except PageStuck:
+                    # A dialog loop holds the page: a fresh tab takes its place (and its id) at the new URL.
+                    tab = await self.browser.replace_tab(tab)
+                    await held.enter_async_context(tab.lock)
+                    out = await self._load(tab, target, req)
                 out = downloads_policy.navigate_answer(out, self.config)
                 if warning:
                     out["idpiWarning"] = warning
@@ -124,8 +125,20 @@ class BrowserService(ObserveOps, EmulationOps, InspectOps, StateOps, TabControlO
                 return out
             except PinchtabError as exc:
                 # The tab exists (it may even be new): say which, so it can be used or closed.
-                exc.extra.setdefault("tabId", tab.id)
+                exc.extra.setdefault("tabId", self.browser.restore.public(tab.id))
                 raise
+
+    def public_tab_id(self, out: Any) -> Any:
+        """An answer naming a tab reopened under a new target id (after a crash, or replaced when
+        its page would not let go) names it by the id the agent knows it by."""
+        if isinstance(out, dict) and isinstance(out.get("tabId"), str):
+            out["tabId"] = self.browser.restore.public(out["tabId"])
+        return out
+
+    async def _load(self, tab: Any, target: str, req: m.NavigateRequest) -> dict[str, Any]:
+        return await tab.navigate(target, timeout_ms=req.timeout or self.nav_timeout_ms, wait_for=req.wait_for,
+                                  wait_selector=req.wait_selector, block_images=req.block_images,
+                                  block_media=req.block_media)
 
     async def back(self, req: m.TabScoped) -> dict[str, Any]:
         return await self._history(req.tab_id, -1)

@@ -16,6 +16,8 @@ import collections.abc as _abc
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Mapping
 
+from ...cancellation import checkpoint
+
 __all__ = ["ElementDescriptor", "build_descriptors", "TEXT_FIELDS"]
 
 # element keys read as additional text, with their role in matching
@@ -219,6 +221,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     refs: list[str] = []
     by_ref: dict[str, Mapping] = {}
     for el in elements or ():
+        checkpoint()  # between elements: a request that gave up stops the build here
         if type(el) is not dict and not isinstance(el, _abc.Mapping):
             continue
         v = el.get("ref")
@@ -237,6 +240,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     role_by_ref: dict[str, str] = {}
     children: dict[str, list[str]] = {}  # children in document order, for table columns
     for e, ref in zip(raw, refs):
+        checkpoint()
         p = e.get("parent")
         if type(p) is str or isinstance(p, str):
             pr = p if p in by_ref and p != ref else ""
@@ -351,6 +355,7 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     cells_of: dict[str, dict[str, int]] = {}
     out: list[ElementDescriptor] = []
     for idx, e in enumerate(raw):
+        checkpoint()
         ref = refs[idx]
         role = raw_roles[idx]
         v = e.get("name")
