@@ -58,6 +58,7 @@ from .passes import PASSES, PassPage
 from .query.parse import ParsedQuery, parse_query_for_page
 from .scoring.coverage import lexical_scores
 from .scoring.structure import ElementStates, apply_structure
+from .text import paraphrase
 from .weights import (
     DEFAULT_EMBEDDING_WEIGHT,
     DEFAULT_LEXICAL_WEIGHT,
@@ -155,6 +156,36 @@ class ElementIndex:
         explain: bool = False,
     ) -> dict[str, Any]:
         """Match ``query`` against this snapshot; returns the ``POST /find`` response dict."""
+        opts = dict(threshold=threshold, top_k=top_k, lexical_weight=lexical_weight,
+                    embedding_weight=embedding_weight, explain=explain)
+        result = self._find(query, **opts)
+        if paraphrase.applies(query, result["score"]):
+            result = self._reworded(query, result, opts)
+        return result
+
+    def _reworded(self, query: str, result: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``query`` reworded in the page's words (:mod:`.text.paraphrase`, with
+        WordNet installed), its scores discounted by how loose the rewording is, when that beats
+        the weak ``result``; else ``result``."""
+        page = self._pass_page.per_page("paraphrase_words", lambda descs: paraphrase.page_words(descs, self._page.static))
+        rw = paraphrase.rewrite(self._plan(query.strip()).text, page)
+        if rw is None:
+            return result
+        alt = self._find(rw.text, **opts)
+        if alt["score"] * rw.factor <= max(result["score"], opts["threshold"]):
+            return result
+        for m in alt["matches"]:
+            m["score"] = round(m["score"] * rw.factor, 4)
+        alt["matches"] = [m for m in alt["matches"] if m["score"] >= opts["threshold"]]
+        alt["score"] = alt["matches"][0]["score"]
+        alt["confidence"] = confidence_for(alt["score"])
+        alt["latency_ms"] = round(alt["latency_ms"] + result["latency_ms"], 3)
+        if opts["explain"]:
+            alt["reworded"] = rw.text
+        return alt
+
+    def _find(self, query: Any, *, threshold: float, top_k: int, lexical_weight: float | None,
+              embedding_weight: float | None, explain: bool) -> dict[str, Any]:
         t0 = time.perf_counter()
         if not isinstance(query, str) or not query.strip():
             raise BadRequest("query is required", code="missing_query")
