@@ -24,8 +24,8 @@ from pinchtab.models import MAX_WAIT_MS
 from pinchtab.models.audit import AUDIT_PAGE_TIMEOUT_S, AUDIT_RUN_TIMEOUT_S
 from pinchtab.server.instance import Instance
 from pinchtab.server.instances import InstanceManager
-from pinchtab.server.tab_owners import (TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_in_response,
-                                        url_in_request)
+from pinchtab.server.tab_owners import (PER_INSTANCE, TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request,
+                                        tab_in_response, url_in_request)
 from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
@@ -153,6 +153,11 @@ class ProxyMiddleware:
         elif is_shorthand(path):
             await self._guard(self._shorthand, scope, receive, send, path[1:])
             return
+        elif path.startswith("/instances/"):
+            instance_id, slash, route = path[11:].partition("/")
+            if instance_id and slash and scope["method"] in PER_INSTANCE.get(route, ()):
+                await self._guard(self._on_instance, scope, receive, send, instance_id, route)
+                return
         await self.app(scope, receive, send)
 
     async def _guard(self, handler: Any, scope: Scope, receive: Receive, send: Send, *args: Any) -> None:
@@ -177,6 +182,16 @@ class ProxyMiddleware:
         if renamed and current != tab_id:
             body = body.replace(tab_id.encode(), current.encode())
         await self._forward(inst, scope, send, body, route, known_tab=current, renamed=renamed)
+
+    async def _on_instance(self, scope: Scope, receive: Receive, send: Send, instance_id: str, route: str) -> None:
+        """/instances/{id}/<route>: the shorthand route on that instance (PinchTab's CLI runs there)."""
+        body = await _read_body(receive)
+        inst = self.router.manager.instances.get(instance_id)
+        if inst is None:
+            raise NotFound(f"instance {instance_id} not found; GET /instances lists them", "instance_not_found")
+        tab_id = tab_id_in_request(scope["query_string"], body)
+        scope = {**scope, "path": "/" + route, "raw_path": b"/" + route.encode()}
+        await self._forward(inst, scope, send, body, route, known_tab=tab_id)
 
     async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None,
                        renamed: tuple[str, str] | None = None) -> None:
