@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from pinchtab import models
+from pinchtab.commands.run_auth import run_auth_options, run_client
 from pinchtab.commands.table import INSPECT, Ctx, command, option
 from pinchtab.errors import PinchtabError
 
@@ -100,8 +101,10 @@ def _summary(report: dict[str, Any]) -> str:
               help="Write report.json (and report.md, .html or .pdf) and screenshots/ here.")
 @click.option("--format", "fmt", type=_AUDIT_FORMATS, default="json", show_default=True,
               help="Report format; pdf needs --output-dir and security.allowEvaluate (the browser prints the HTML).")
+@run_auth_options
 def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrency: int | None, screenshot: bool,
-          network_monitor: bool, output_dir: Path | None, fmt: str) -> None:
+          network_monitor: bool, output_dir: Path | None, fmt: str, profile: str | None,
+          cookie_flags: tuple[str, ...], cookies_file: Path | None) -> None:
     """Audit a page, or a site's pages from its sitemap: console, network and broken assets,
     interactive elements, accessibility (axe-core), Core Web Vitals timing and security rules.
     A page that fails to load is an entry with "error"; the command still exits 0.
@@ -115,7 +118,8 @@ def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrenc
 
     if fmt == "pdf" and output_dir is None:
         raise click.UsageError("--format pdf writes report.pdf: give --output-dir")
-    report = ctx.client.audit(urls=None if sitemap else [url], sitemap_url=url if sitemap else None,
+    with run_client(ctx, profile, cookie_flags, cookies_file, [url]) as client:
+        report = client.audit(urls=None if sitemap else [url], sitemap_url=url if sitemap else None,
                               options=_collectors(screenshot, network_monitor), concurrency=concurrency,
                               sample_size=sample_size)
     if output_dir is not None:
@@ -144,8 +148,10 @@ def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrenc
               help="Write report.json (and report.md or .html) and diffs/ here.")
 @click.option("--format", "fmt", type=_FORMATS, default="json", show_default=True, help="Report format.")
 @click.option("--fail-on-diff", is_flag=True, help="Exit 1 when any page differs (a CI gate).")
+@run_auth_options
 def compare(ctx: Ctx, live_url: str, staging_url: str, pages: str | None, visual_diff: bool,
-            concurrency: int | None, output_dir: Path | None, fmt: str, fail_on_diff: bool) -> None:
+            concurrency: int | None, output_dir: Path | None, fmt: str, fail_on_diff: bool, profile: str | None,
+            cookie_flags: tuple[str, ...], cookies_file: Path | None) -> None:
     """Audit the same pages of two site versions and report what differs: per page a visual diff
     of the screenshots and the data drift (console errors, broken assets, accessibility, load time).
 
@@ -159,11 +165,13 @@ def compare(ctx: Ctx, live_url: str, staging_url: str, pages: str | None, visual
     paths = [p.strip().lstrip("/") for p in (pages or "").split(",") if p.strip()] or [""]
     options = _collectors(visual_diff, True)
 
-    def run(base: str) -> dict[str, Any]:
+    def run(client: Any, base: str) -> dict[str, Any]:
         urls = [f"{base.rstrip('/')}/{p}" if p else base for p in paths]
-        return ctx.client.audit(urls=urls, options=options, concurrency=concurrency)
+        return client.audit(urls=urls, options=options, concurrency=concurrency)
 
-    report, images = compare_runs(live_url, staging_url, run(live_url), run(staging_url))
+    with run_client(ctx, profile, cookie_flags, cookies_file, [live_url, staging_url]) as client:
+        live, staging = run(client, live_url), run(client, staging_url)
+    report, images = compare_runs(live_url, staging_url, live, staging)
     if output_dir is not None:
         for page in report["pages"]:
             image = images.get(page["path"])
