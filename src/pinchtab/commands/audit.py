@@ -90,9 +90,23 @@ def _summary(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _seaportal(file: Path) -> list[dict[str, Any]]:
+    try:
+        results = json.loads(file.read_text())
+    except ValueError as exc:
+        raise click.BadParameter(f"{file}: {exc}", param_hint="--seaportal-report") from None
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        raise click.BadParameter(f"{file}: expected a JSON array of SeaPortal results", param_hint="--seaportal-report")
+    return results
+
+
 @command("audit", INSPECT, tab=False)
-@click.argument("url")
+@click.argument("url", required=False)
 @click.option("--sitemap", is_flag=True, help="URL is a sitemap.xml: audit the pages it lists.")
+@click.option("--seaportal-report", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Audit the pages of a SeaPortal results file (a JSON array); only those it marks "
+                   "browserRecommended are audited in the browser, the others keep its summary.")
+@option(models.AuditRequest, "enrich_all", help="With --seaportal-report: audit every page in the browser.")
 @option(models.AuditRequest, "sample_size")
 @option(models.AuditRequest, "concurrency")
 @_switch("screenshot", "Capture page screenshots")
@@ -102,9 +116,10 @@ def _summary(report: dict[str, Any]) -> str:
 @click.option("--format", "fmt", type=_AUDIT_FORMATS, default="json", show_default=True,
               help="Report format; pdf needs --output-dir and security.allowEvaluate (the browser prints the HTML).")
 @run_auth_options
-def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrency: int | None, screenshot: bool,
-          network_monitor: bool, output_dir: Path | None, fmt: str, profile: str | None,
-          cookie_flags: tuple[str, ...], cookies_file: Path | None) -> None:
+def audit(ctx: Ctx, url: str | None, sitemap: bool, seaportal_report: Path | None, enrich_all: bool,
+          sample_size: int | None, concurrency: int | None, screenshot: bool, network_monitor: bool,
+          output_dir: Path | None, fmt: str, profile: str | None, cookie_flags: tuple[str, ...],
+          cookies_file: Path | None) -> None:
     """Audit a page, or a site's pages from its sitemap: console, network and broken assets,
     interactive elements, accessibility (axe-core), Core Web Vitals timing and security rules.
     A page that fails to load is an entry with "error"; the command still exits 0.
@@ -113,15 +128,22 @@ def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrenc
     Example:
       pinchtab audit https://example.com --output-dir ./audit
       pinchtab audit https://example.com/sitemap.xml --sitemap --sample-size 2 --format md
+      pinchtab audit --seaportal-report results.json --json
     """
     from pinchtab.audit import render
 
     if fmt == "pdf" and output_dir is None:
         raise click.UsageError("--format pdf writes report.pdf: give --output-dir")
-    with run_client(ctx, profile, cookie_flags, cookies_file, [url]) as client:
-        report = client.audit(urls=None if sitemap else [url], sitemap_url=url if sitemap else None,
-                              options=_collectors(screenshot, network_monitor), concurrency=concurrency,
-                              sample_size=sample_size)
+    if url is None and seaportal_report is None:
+        raise click.UsageError("audit needs a URL argument or --seaportal-report")
+    source: dict[str, Any] = {"urls": [url]} if url and not sitemap else {"sitemap_url": url}
+    if seaportal_report is not None:
+        results = _seaportal(seaportal_report)
+        source = {"seaportal_results": results, "seaportal_file": str(seaportal_report), "enrich_all": enrich_all or None}
+    scopes = [r.get("url", "") for r in source.get("seaportal_results", ())] or [url or ""]
+    with run_client(ctx, profile, cookie_flags, cookies_file, scopes) as client:
+        report = client.call("audit", wait_ms=models.AUDIT_RUN_TIMEOUT_S * 1000, concurrency=concurrency,
+                             options=_collectors(screenshot, network_monitor), sample_size=sample_size, **source)
     if output_dir is not None:
         _move_screenshots(report, output_dir)
         written = _write(output_dir, report, fmt, render.audit_report)
