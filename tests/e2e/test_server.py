@@ -314,12 +314,13 @@ def test_cli_runs_on_a_profiles_instance_or_on_a_temporary_one_with_cookies(serv
     from pinchtab.cli import main
 
     cli, alpha = CliRunner(), state["alpha"]["id"]
-    common = ["--server", f"http://127.0.0.1:{server.port}", "--no-start", "--json", "--network-monitor=false",
-              "--screenshot=false"]
-    on_alpha = cli.invoke(main, ["audit", f"{pages}/audit/clean.html", "--profile", "alpha", *common])
+    at = ["--server", f"http://127.0.0.1:{server.port}", "--no-start", "--json"]
+    page = f"{pages}/audit/clean.html"
+    on_alpha = cli.invoke(main, ["scrape", page, "--only", page, "--no-browser", "--profile", "alpha", *at])
     assert on_alpha.exit_code == 0, on_alpha.output
     runs = server.http.get("/api/activity", params={"instanceId": alpha}).json()["events"]
-    assert any(e["path"] == f"/instances/{alpha}/audit" and e["status"] == 200 for e in runs)
+    assert any(e["path"] == f"/instances/{alpha}/scrape" and e["status"] == 200 for e in runs)
+    common = [*at, "--network-monitor=false", "--screenshot=false"]
     before = set(server.instances())
     echo = cli.invoke(main, ["audit", f"{pages}/audit/cookie-echo.html", "--cookie", "sid=cli-run", *common])
     assert echo.exit_code == 0, echo.output
