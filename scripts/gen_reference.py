@@ -91,6 +91,8 @@ def routes_page() -> str:
         facts = [f"name `{r.name}`", f"owner `{r.owner}`"]
         if r.tabbed:
             facts.append(f"tab form `/tabs/{{tab_id}}{r.path}`")
+        if r.per_instance:
+            facts.append(f"instance form `{r.instance_path()}` (the server runs it on that instance)")
         if r.gate is not None:
             facts.append(f"gate `security.{r.gate.key}` (403 `{r.gate.code}` while off)")
         if r.mcp:

@@ -395,6 +395,13 @@ ALIASES: dict[str, KeyPath] = {
     "PINCHTAB_PROFILE_DIR": ("browser", "profileDir"),
     "PINCHTAB_CDP_URL": ("browser", "cdpUrl"),
 }
+# PinchTab's config-file spelling of keys kept elsewhere here: its files (tests/e2e/config/*.json)
+# load unchanged, the value landing on our key.
+PINCHTAB_KEYS: dict[KeyPath, KeyPath] = {
+    ("server", "networkBufferSize"): ("observe", "networkBuffer"),
+    ("server", "retainNetworkBodies"): ("observe", "retainBodies"),
+    ("server", "retainNetworkBodyMaxBytes"): ("observe", "retainBodyMaxBytes"),
+}
 # find.semantic also takes a boolean (1/true: on, 0/false: off).
 _SPECIAL_PARSERS: dict[KeyPath, Callable[[str], Any]] = {("find", "semantic"): _semantic}
 
@@ -452,6 +459,16 @@ def _known_keys(raw: dict[str, Any], model: type[BaseModel], where: KeyPath, ori
     return out
 
 
+def _our_keys(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with PinchTab's spelling of a key (``PINCHTAB_KEYS``) moved to ours; our key wins."""
+    out = {k: dict(v) if isinstance(v, dict) else v for k, v in raw.items()}
+    for (section, key), ours in PINCHTAB_KEYS.items():
+        if isinstance(out.get(section), dict) and key in out[section]:
+            value = out[section].pop(key)
+            out = _merge(_nested(ours, value), out)
+    return out
+
+
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in override.items():
@@ -488,7 +505,7 @@ def _layers(overrides: dict[str, Any] | None, env: typing.Mapping[str, str], fil
             raise BadRequest(f"cannot read config file {file}: {exc}", "bad_config") from exc
         if not isinstance(loaded, dict):
             raise BadRequest(f"config file {file} must hold a JSON object", "bad_config")
-        raw = _known_keys(loaded, Config, (), f"config file {file}")
+        raw = _known_keys(_our_keys(loaded), Config, (), f"config file {file}")
         sources.update((".".join(p), f"file {file}") for p in _paths(raw))
     elif explicit:
         raise BadRequest(f"config file {file} does not exist", "bad_config")
@@ -547,7 +564,7 @@ def updated_config(base: dict[str, Any], update: dict[str, Any]) -> tuple[dict[s
     """``update`` (the file's shape: camelCase, partial) with its keys checked and spelt as the
     aliases, and the config ``base`` (a dump by alias) with it merged in. An unknown key or a bad
     value is a BadRequest naming it."""
-    given = _known_keys(update, Config, (), "the update")
+    given = _known_keys(_our_keys(update), Config, (), "the update")
     try:
         return given, Config.model_validate(_merge(base, given))
     except ValidationError as exc:

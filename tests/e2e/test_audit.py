@@ -139,3 +139,37 @@ def test_cli_audit_and_compare_write_reports(http: httpx.Client, pages: str, tmp
     assert [(p["path"], p["status"]) for p in pairs] == [("p1.html", "compared")]
     assert {d["field"] for d in pairs[0]["drift"]} == {"brokenAssets"}
     assert pairs[0]["diffPercentage"] > 0 and (tmp_path / "c" / pairs[0]["diffImagePath"]).is_file()
+
+
+def test_seaportal_results_send_to_the_browser_only_the_pages_it_recommends(http: httpx.Client, pages: str,
+                                                                         tmp_path: Path) -> None:
+    from pinchtab.audit.render import audit_report
+    from pinchtab.cli import main
+
+    clean_url, issues_url = f"{pages}/audit/clean.html", f"{pages}/audit/issues.html"
+    clean = {"url": clean_url, "title": "Clean (crawler)", "description": "static", "confidence": 95, "statusCode": 200,
+             "quality": 0.9, "profile": {"decision": "browser-needed", "browserRecommended": True}}
+    issues = {"url": issues_url, "title": "Issues (crawler)", "description": "has defects", "confidence": 60,
+              "statusCode": 200, "quality": 0.7, "profile": {"decision": "static-high-confidence",
+                                                             "browserRecommended": False}}
+    file = tmp_path / "seaportal.json"
+    file.write_text(json.dumps([clean, issues, {"title": "an entry without a url is dropped"}]))
+    res = CliRunner().invoke(main, ["audit", "--seaportal-report", str(file), "--json", "--screenshot=false",
+                                    "--server", str(http.base_url).rstrip("/"), "--no-start"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert report["input"] == {"seaportalFile": str(file), "seaportalFormat": "seaportal-results/v0"}
+    audited, summary_only = report["pages"]
+    assert summary_only == {"url": issues_url, "title": "Issues (crawler)", "statusCode": 200, "browser": {},
+                            "seaportal": {"title": "Issues (crawler)", "description": "has defects", "confidence": 60,
+                                          "quality": 0.7, "decision": "static-high-confidence",
+                                          "browserRecommended": False}}
+    assert audited["title"] == "Clean" and audited["browser"]["accessibilityScore"] == 100
+    assert audited["seaportal"]["description"] == "static" and audited["statusCode"] == 200
+    assert report["summaryScore"] == 100  # the page the browser did not audit is not scored
+    digest = audit_report(report, "md")
+    assert "## SEO & Metadata" in digest and "- browserRecommended: false" in digest
+    not_recommended = {**clean, "profile": {"browserRecommended": False}}
+    enriched = http.post("/audit", json={"seaportalResults": [not_recommended], "enrichAll": True, "options": NO_SHOTS})
+    (page,) = enriched.json()["pages"]
+    assert page["title"] == "Clean" and page["browser"]["accessibilityScore"] == 100 and page["seaportal"]["quality"] == 0.9

@@ -197,6 +197,27 @@ def test_scrape_preview_and_expand(client: httpx.Client, site: str) -> None:
     assert refused.status_code == 403 and refused.json()["code"] == "idpi_domain_blocked"
 
 
+def test_cli_scrape_takes_pinchtabs_flags_and_writes_markdown(client: httpx.Client, site: str, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    cli, server = CliRunner(), ["--server", str(client.base_url).rstrip("/"), "--no-start"]
+    preview = cli.invoke(main, ["scrape", f"{site}/index.html", "--preview", "--exclude", "private", "--include",
+                                r"\.html$", *server])
+    assert preview.exit_code == 0, preview.output
+    assert preview.output.startswith("Preview: 4 page(s) discovered") and "needs browser: thin-content" in preview.output
+    rakes = f"{site}/docs/rakes.html"
+    out = tmp_path / "scrape"
+    written = cli.invoke(main, ["scrape", site, "--only", rakes, "--timeout", "20", "--format", "md",
+                                "--output-dir", str(out), *server])
+    assert written.exit_code == 0, written.output
+    assert [p["url"] for p in json.loads((out / "report.json").read_text())["pages"]] == [rakes]
+    digest = (out / "report.md").read_text()
+    assert digest.startswith("# Scrape Report") and f"{rakes} · source: http · status: 200" in digest
+    assert "## Choosing one" in digest
+
+
 class _BasicAuth(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         ok = self.headers.get("Authorization") == "Basic " + base64.b64encode(b"ann:s3cret").decode()

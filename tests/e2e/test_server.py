@@ -307,6 +307,32 @@ def test_tab_opened_behind_the_servers_back_is_found(server: ServerProc, state: 
     assert server.http.get(f"/tabs/{tab}/text").status_code == 404
 
 
+def test_cli_runs_on_a_profiles_instance_or_on_a_temporary_one_with_cookies(server: ServerProc, state: dict[str, Any],
+                                                                            pages: str) -> None:
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    cli, alpha = CliRunner(), state["alpha"]["id"]
+    at = ["--server", f"http://127.0.0.1:{server.port}", "--no-start", "--json"]
+    page = f"{pages}/audit/clean.html"
+    on_alpha = cli.invoke(main, ["scrape", page, "--only", page, "--no-browser", "--profile", "alpha", *at])
+    assert on_alpha.exit_code == 0, on_alpha.output
+    runs = server.http.get("/api/activity", params={"instanceId": alpha}).json()["events"]
+    assert any(e["path"] == f"/instances/{alpha}/scrape" and e["status"] == 200 for e in runs)
+    common = [*at, "--network-monitor=false", "--screenshot=false"]
+    before = set(server.instances())
+    echo = cli.invoke(main, ["audit", f"{pages}/audit/cookie-echo.html", "--cookie", "sid=cli-run", *common])
+    assert echo.exit_code == 0, echo.output
+    logs = json.loads(echo.output)["pages"][0]["browser"]["consoleLogs"]
+    assert [e["message"] for e in logs] == ["cookies: sid=cli-run"]
+    assert set(server.instances()) == before  # the temporary instance is gone, and the profiles never saw it
+    both = cli.invoke(main, ["audit", f"{pages}/audit/clean.html", "--cookie", "a=b", "--profile", "alpha", *common])
+    assert both.exit_code == 2 and "cannot be combined" in both.output
+    missing = server.http.post("/instances/inst_nope/audit", json={"urls": [f"{pages}/audit/clean.html"]})
+    assert missing.status_code == 404 and missing.json()["code"] == "instance_not_found"
+
+
 def test_binary_bodies_pass_through(server: ServerProc, state: dict[str, Any]) -> None:
     shot = server.http.get(f"/tabs/{state['alpha_tab']}/screenshot", params={"raw": "true"})
     assert shot.status_code == 200 and shot.headers["content-type"] == "image/png"

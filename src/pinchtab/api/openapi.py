@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pinchtab.api.route import Route
+from pinchtab.api.route import INSTANCE_PREFIX, TAB_PREFIX, Route
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -15,6 +15,8 @@ ERROR_SCHEMA = {
 }
 _TAB_PARAM = {"name": "tab_id", "in": "path", "required": True, "schema": {"type": "string"},
               "description": "Tab ID (from GET /tabs)"}
+_INSTANCE_PARAM = {"name": "instance_id", "in": "path", "required": True, "schema": {"type": "string"},
+                   "description": "Instance ID (from GET /instances): the route runs on that instance"}
 
 
 def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
@@ -26,14 +28,15 @@ def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[st
 
 
 def _operation(route: Route, method: str, path: str, components: dict[str, Any]) -> dict[str, Any]:
-    tab_form = path != route.path
+    tab_form = path != route.path and path.startswith(TAB_PREFIX)
+    instance_form = path != route.path and path.startswith(INSTANCE_PREFIX)
     op: dict[str, Any] = {
         "summary": route.summary,
-        "operationId": f"{route.name}{'_tab' if tab_form else ''}_{method.lower()}",
+        "operationId": f"{route.name}{'_tab' if tab_form else '_instance' if instance_form else ''}_{method.lower()}",
     }
     if route.description:
         op["description"] = route.description
-    params: list[dict[str, Any]] = [_TAB_PARAM] if tab_form else []
+    params: list[dict[str, Any]] = [_TAB_PARAM] if tab_form else [_INSTANCE_PARAM] if instance_form else []
     model = route.request
     path_names = set(route.path_params)
     if model is not None:
@@ -88,7 +91,7 @@ def build_openapi(routes: tuple[Route, ...], *, title: str, version: str, descri
     components: dict[str, Any] = {"Error": ERROR_SCHEMA}
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
-        for path in route.paths():
+        for path in (*route.paths(), *filter(None, [route.instance_path()])):
             for method in route.methods:
                 paths.setdefault(path, {})[method.lower()] = _operation(route, method, path, components)
     return {

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from pinchtab.models import Gate, Leased
 
 TAB_PREFIX = "/tabs/{tab_id}"
+INSTANCE_PREFIX = "/instances/{instance_id}"
 _PATH_PARAM = re.compile(r"{(\w+)}")
 
 
@@ -41,6 +42,9 @@ class Route:
     # EventStream: server-sent events).
     reply: Literal["json", "text", "binary", "stream"] = "json"
     status: int = 200
+    # The server also serves it at ``/instances/{instance_id}<path>``, on that instance (PinchTab's
+    # CLI runs an audit or scrape with --profile or --cookie there: tab, cookies, close, the run).
+    per_instance: bool = False
     mcp: tuple[str, ...] = ()  # MCP tools that call this route
     cli: tuple[str, ...] = ()  # CLI commands that call it ("instances start" for a subcommand)
     description: str = ""
@@ -54,6 +58,8 @@ class Route:
         object.__setattr__(self, "leased", self.request is not None and issubclass(self.request, Leased))
         if self.tabbed and self.owner in ("server", "both", "bridge_only"):
             raise ValueError(f"route {self.name}: only bridge routes are tab routes")
+        if self.per_instance and self.owner != "bridge":
+            raise ValueError(f"route {self.name}: only proxied bridge routes are served per instance")
 
     @property
     def method(self) -> str:
@@ -66,6 +72,10 @@ class Route:
 
     def paths(self) -> tuple[str, ...]:
         return (self.path, TAB_PREFIX + self.path) if self.tabbed else (self.path,)
+
+    def instance_path(self) -> str | None:
+        """Where the server serves it on one instance, or None."""
+        return INSTANCE_PREFIX + self.path if self.per_instance else None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ def _ms(value: float | None) -> str:
     return f"{value:.0f} ms" if value else "-"
 
 
+def _plain(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _console_errors(page: dict[str, Any]) -> int:
     return sum(1 for e in page["browser"].get("consoleLogs", ()) if e["level"] == "error")
 
@@ -70,13 +74,18 @@ def audit_blocks(report: dict[str, Any]) -> list[Block]:
                       f"{len(pages)} page(s)"),
            Block("h2", "Summary"), Block("score", f"Summary score: {report['summaryScore']}/100"),
            _table(("Page", "Score", "Load", "Broken assets", "Console errors", "Status"), [
-               (_label(p), p["browser"].get("accessibilityScore", 0), _ms(p["browser"]["timingMetrics"].get("loadMs")),
-                len(p["browser"].get("brokenAssets", ())), _console_errors(p),
-                f"error: {p['error']}" if p.get("error") else "ok") for p in pages])]
+               (_label(p), p["browser"].get("accessibilityScore", 0),
+                _ms(p["browser"].get("timingMetrics", {}).get("loadMs")), len(p["browser"].get("brokenAssets", ())),
+                _console_errors(p), f"error: {p['error']}" if p.get("error") else "ok") for p in pages])]
+    if any(p.get("seaportal") for p in pages):  # the crawler's summaries of a seaportalResults run
+        out.append(Block("h2", "SEO & Metadata"))
+        for p in pages:
+            if p.get("seaportal"):
+                out += [Block("h3", _label(p)), _list([f"{k}: {_plain(v)}" for k, v in sorted(p["seaportal"].items())])]
     if any(p["browser"].get("interactiveElements") for p in pages):
         out += [Block("h2", "Content & Functionality"), _table(("Page", "Title", "Interactive elements"), [
             (p["url"], p.get("title", ""), len(p["browser"].get("interactiveElements", ()))) for p in pages])]
-    timed = [p for p in pages if p["browser"]["timingMetrics"]]
+    timed = [p for p in pages if p["browser"].get("timingMetrics")]
     if timed:
         rows = []
         for p in timed:

@@ -111,8 +111,9 @@ def page_result(audit: dict[str, Any]) -> dict[str, Any]:
 
 
 def summary_score(pages: list[dict[str, Any]]) -> int:
-    """The mean accessibility score of the pages audited without error (0 when none was)."""
-    scores = [p["browser"].get("accessibilityScore", 0) for p in pages if not p.get("error")]
+    """The mean accessibility score of the pages the browser audited without error (0 when none was);
+    an entry of a crawler's summary alone (``seaportal.only_entry``) has no browser data."""
+    scores = [p["browser"].get("accessibilityScore", 0) for p in pages if not p.get("error") and p["browser"]]
     return sum(scores) // len(scores) if scores else 0
 
 

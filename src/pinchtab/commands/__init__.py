@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from pinchtab.commands import audit, interaction, manage, media, page  # noqa: F401  (each declares its entries)
+from pinchtab.commands import audit, interaction, manage, media, page, scrape  # noqa: F401  (each declares its entries)
 from pinchtab.commands.routes import register_route_commands, route_sections
 from pinchtab.commands.table import RUN_COMMANDS, SECTIONS, TABLE, GroupSpec, build_group, client_command
 

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from pinchtab import models
+from pinchtab.commands.run_auth import run_auth_options, run_client
 from pinchtab.commands.table import INSPECT, Ctx, command, option
 from pinchtab.errors import PinchtabError
 
@@ -89,9 +90,23 @@ def _summary(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _seaportal(file: Path) -> list[dict[str, Any]]:
+    try:
+        results = json.loads(file.read_text())
+    except ValueError as exc:
+        raise click.BadParameter(f"{file}: {exc}", param_hint="--seaportal-report") from None
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        raise click.BadParameter(f"{file}: expected a JSON array of SeaPortal results", param_hint="--seaportal-report")
+    return results
+
+
 @command("audit", INSPECT, tab=False)
-@click.argument("url")
+@click.argument("url", required=False)
 @click.option("--sitemap", is_flag=True, help="URL is a sitemap.xml: audit the pages it lists.")
+@click.option("--seaportal-report", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Audit the pages of a SeaPortal results file (a JSON array); only those it marks "
+                   "browserRecommended are audited in the browser, the others keep its summary.")
+@option(models.AuditRequest, "enrich_all", help="With --seaportal-report: audit every page in the browser.")
 @option(models.AuditRequest, "sample_size")
 @option(models.AuditRequest, "concurrency")
 @_switch("screenshot", "Capture page screenshots")
@@ -100,8 +115,11 @@ def _summary(report: dict[str, Any]) -> str:
               help="Write report.json (and report.md, .html or .pdf) and screenshots/ here.")
 @click.option("--format", "fmt", type=_AUDIT_FORMATS, default="json", show_default=True,
               help="Report format; pdf needs --output-dir and security.allowEvaluate (the browser prints the HTML).")
-def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrency: int | None, screenshot: bool,
-          network_monitor: bool, output_dir: Path | None, fmt: str) -> None:
+@run_auth_options
+def audit(ctx: Ctx, url: str | None, sitemap: bool, seaportal_report: Path | None, enrich_all: bool,
+          sample_size: int | None, concurrency: int | None, screenshot: bool, network_monitor: bool,
+          output_dir: Path | None, fmt: str, profile: str | None, cookie_flags: tuple[str, ...],
+          cookies_file: Path | None) -> None:
     """Audit a page, or a site's pages from its sitemap: console, network and broken assets,
     interactive elements, accessibility (axe-core), Core Web Vitals timing and security rules.
     A page that fails to load is an entry with "error"; the command still exits 0.
@@ -110,14 +128,22 @@ def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrenc
     Example:
       pinchtab audit https://example.com --output-dir ./audit
       pinchtab audit https://example.com/sitemap.xml --sitemap --sample-size 2 --format md
+      pinchtab audit --seaportal-report results.json --json
     """
     from pinchtab.audit import render
 
     if fmt == "pdf" and output_dir is None:
         raise click.UsageError("--format pdf writes report.pdf: give --output-dir")
-    report = ctx.client.audit(urls=None if sitemap else [url], sitemap_url=url if sitemap else None,
-                              options=_collectors(screenshot, network_monitor), concurrency=concurrency,
-                              sample_size=sample_size)
+    if url is None and seaportal_report is None:
+        raise click.UsageError("audit needs a URL argument or --seaportal-report")
+    source: dict[str, Any] = {"urls": [url]} if url and not sitemap else {"sitemap_url": url}
+    if seaportal_report is not None:
+        results = _seaportal(seaportal_report)
+        source = {"seaportal_results": results, "seaportal_file": str(seaportal_report), "enrich_all": enrich_all or None}
+    scopes = [r.get("url", "") for r in source.get("seaportal_results", ())] or [url or ""]
+    with run_client(ctx, profile, cookie_flags, cookies_file, scopes) as client:
+        report = client.call("audit", wait_ms=models.AUDIT_RUN_TIMEOUT_S * 1000, concurrency=concurrency,
+                             options=_collectors(screenshot, network_monitor), sample_size=sample_size, **source)
     if output_dir is not None:
         _move_screenshots(report, output_dir)
         written = _write(output_dir, report, fmt, render.audit_report)
@@ -144,8 +170,10 @@ def audit(ctx: Ctx, url: str, sitemap: bool, sample_size: int | None, concurrenc
               help="Write report.json (and report.md or .html) and diffs/ here.")
 @click.option("--format", "fmt", type=_FORMATS, default="json", show_default=True, help="Report format.")
 @click.option("--fail-on-diff", is_flag=True, help="Exit 1 when any page differs (a CI gate).")
+@run_auth_options
 def compare(ctx: Ctx, live_url: str, staging_url: str, pages: str | None, visual_diff: bool,
-            concurrency: int | None, output_dir: Path | None, fmt: str, fail_on_diff: bool) -> None:
+            concurrency: int | None, output_dir: Path | None, fmt: str, fail_on_diff: bool, profile: str | None,
+            cookie_flags: tuple[str, ...], cookies_file: Path | None) -> None:
     """Audit the same pages of two site versions and report what differs: per page a visual diff
     of the screenshots and the data drift (console errors, broken assets, accessibility, load time).
 
@@ -159,11 +187,13 @@ def compare(ctx: Ctx, live_url: str, staging_url: str, pages: str | None, visual
     paths = [p.strip().lstrip("/") for p in (pages or "").split(",") if p.strip()] or [""]
     options = _collectors(visual_diff, True)
 
-    def run(base: str) -> dict[str, Any]:
+    def run(client: Any, base: str) -> dict[str, Any]:
         urls = [f"{base.rstrip('/')}/{p}" if p else base for p in paths]
-        return ctx.client.audit(urls=urls, options=options, concurrency=concurrency)
+        return client.audit(urls=urls, options=options, concurrency=concurrency)
 
-    report, images = compare_runs(live_url, staging_url, run(live_url), run(staging_url))
+    with run_client(ctx, profile, cookie_flags, cookies_file, [live_url, staging_url]) as client:
+        live, staging = run(client, live_url), run(client, staging_url)
+    report, images = compare_runs(live_url, staging_url, live, staging)
     if output_dir is not None:
         for page in report["pages"]:
             image = images.get(page["path"])

@@ -3,11 +3,14 @@ collectors run on each."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from pinchtab.models.base import ApiModel, Printable
 
 MAX_AUDIT_URLS = 500  # pages of one run, after sampling; a sitemap may list more
+MAX_SEAPORTAL_RESULTS = 5000  # entries of seaportalResults, before sampling
 MAX_AUDIT_CONCURRENCY = 8  # each worker drives a tab of its own
 DEFAULT_AUDIT_CONCURRENCY = 2
 AUDIT_RUN_TIMEOUT_S = 600.0  # a whole POST /audit run (PinchTab's 10 minutes)
@@ -45,3 +48,11 @@ class AuditRequest(ApiModel):
                                                             f"{DEFAULT_AUDIT_CONCURRENCY}).")
     sample_size: int | None = Field(None, ge=0, description="At most this many pages per URL template "
                                                             "(/products/p1..pN), chosen in URL order; 0 keeps all.")
+    seaportal_results: list[dict[str, Any]] | None = Field(
+        None, max_length=MAX_SEAPORTAL_RESULTS,
+        description="PinchTab's SeaPortal input (an HTTP crawler's results: url, title, description, statusCode, "
+                    "profile.browserRecommended, ...): the pages it sends to the browser are audited, the others "
+                    "are entries of their summary (seaportal). Wins over urls and sitemapUrl.")
+    seaportal_file: Printable | None = Field(None, max_length=4096,
+                                             description="Where seaportalResults came from, for the report's input.")
+    enrich_all: bool | None = Field(None, description="With seaportalResults: audit every page in the browser.")

@@ -10,6 +10,7 @@ from pinchtab.models.base import ApiModel, Printable, browser_name, printable
 
 MAX_SCRAPE_PAGES = 500
 MAX_SCRAPE_CONCURRENCY = 8
+SCRAPE_RUN_TIMEOUT_S = 900.0  # a whole POST /scrape run (PinchTab's CLI waits 15 minutes)
 
 
 class ScrapeRequest(ApiModel):

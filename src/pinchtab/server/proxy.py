@@ -22,10 +22,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pinchtab.errors import NotFound, NotReady, PinchtabError, Timeout
 from pinchtab.models import MAX_WAIT_MS
 from pinchtab.models.audit import AUDIT_PAGE_TIMEOUT_S, AUDIT_RUN_TIMEOUT_S
+from pinchtab.models.scrape import SCRAPE_RUN_TIMEOUT_S
 from pinchtab.server.instance import Instance
 from pinchtab.server.instances import InstanceManager
-from pinchtab.server.tab_owners import (TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request, tab_in_response,
-                                        url_in_request)
+from pinchtab.server.tab_owners import (PER_INSTANCE, TAB_ANSWERING, TabOwners, closes_tab, is_shorthand, tab_id_in_request,
+                                        tab_in_response, url_in_request)
 from pinchtab.server.upstream import Upstream, UpstreamError
 from pinchtab.web import error_response
 
@@ -39,7 +40,6 @@ FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-
 
 
 TABS_TIMEOUT = 10.0  # seconds a bridge has to list its tabs
-SCRAPE_RUN_SEC = 900.0
 
 
 @dataclass
@@ -153,6 +153,11 @@ class ProxyMiddleware:
         elif is_shorthand(path):
             await self._guard(self._shorthand, scope, receive, send, path[1:])
             return
+        elif path.startswith("/instances/"):
+            instance_id, slash, route = path[11:].partition("/")
+            if instance_id and slash and scope["method"] in PER_INSTANCE.get(route, ()):
+                await self._guard(self._on_instance, scope, receive, send, instance_id, route)
+                return
         await self.app(scope, receive, send)
 
     async def _guard(self, handler: Any, scope: Scope, receive: Receive, send: Send, *args: Any) -> None:
@@ -178,8 +183,18 @@ class ProxyMiddleware:
             body = body.replace(tab_id.encode(), current.encode())
         await self._forward(inst, scope, send, body, route, known_tab=current, renamed=renamed)
 
+    async def _on_instance(self, scope: Scope, receive: Receive, send: Send, instance_id: str, route: str) -> None:
+        """/instances/{id}/<route>: the shorthand route on that instance (PinchTab's CLI runs there)."""
+        body = await _read_body(receive)
+        inst = self.router.manager.instances.get(instance_id)
+        if inst is None:
+            raise NotFound(f"instance {instance_id} not found; GET /instances lists them", "instance_not_found")
+        tab_id = tab_id_in_request(scope["query_string"], body)
+        await self._forward(inst, scope, send, body, route, known_tab=tab_id, path=b"/" + route.encode())
+
     async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None,
-                       renamed: tuple[str, str] | None = None) -> None:
+                       renamed: tuple[str, str] | None = None, path: bytes | None = None) -> None:
+        """The request to ``inst`` (at ``path`` instead of the request's own when given), its answer back."""
         asked = renamed[0] if renamed else known_tab
         if asked and inst.restoring and {asked, known_tab} & inst.restoring:
             raise NotReady(f"tab {asked} is being restored: instance {inst.id}'s bridge is restarting "
@@ -195,7 +210,7 @@ class ProxyMiddleware:
                 "instance_unavailable",
             )
         scope["pinchtab.instance"] = inst.id  # for the activity log (dashboard.recorder)
-        raw_path = scope.get("raw_path") or scope["path"].encode()
+        raw_path = path or scope.get("raw_path") or scope["path"].encode()
         qs = scope["query_string"]
         target = raw_path + b"?" + qs if qs else raw_path
         if renamed and renamed[0] != renamed[1]:  # a tab reopened under a new id after a crash
@@ -308,7 +323,7 @@ def route_deadline(config: Any, route: str, body: bytes) -> float:
     if route in _AUDITS:
         return _AUDITS[route] + margin
     if route == "scrape":  # a whole site: PinchTab bounds a run at 15 minutes
-        return SCRAPE_RUN_SEC + margin
+        return SCRAPE_RUN_TIMEOUT_S + margin
     if route in _NAVIGATING:
         return nav + command + margin
     return command + margin

@@ -24,6 +24,13 @@ _TEMPLATED = tuple(re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(p)
                    for p in SHORTHAND_ROUTES if "{" in p and not p.startswith("/tabs/"))
 
 
+# Routes (path without the slash) the server also serves at /instances/{id}/<path>, on that instance.
+PER_INSTANCE: dict[str, tuple[str, ...]] = {}
+for _route in proxied_routes():
+    if _route.per_instance:
+        PER_INSTANCE[_route.path[1:]] = PER_INSTANCE.get(_route.path[1:], ()) + _route.methods
+
+
 def is_shorthand(path: str) -> bool:
     return path in SHORTHAND_ROUTES or any(t.match(path) for t in _TEMPLATED)
 

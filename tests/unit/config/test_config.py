@@ -182,6 +182,17 @@ def test_snake_case_keys_and_an_editor_schema_pointer_are_accepted(tmp_path: Pat
     assert sources == {"server.stateDir": f"file {path}"}
 
 
+def test_pinchtab_spelling_of_the_network_keys_lands_on_ours(tmp_path: Path) -> None:
+    # PinchTab's tests/e2e/config/pinchtab-network-retain-bodies.json puts these under server.
+    path = write(tmp_path / "c.json", {"server": {"port": 9001, "retainNetworkBodies": True,
+                                                  "retainNetworkBodyMaxBytes": 4096, "networkBufferSize": 200}})
+    cfg, sources = load_config_with_sources(environ={}, path=path)
+    assert (cfg.observe.retain_bodies, cfg.observe.retain_body_max_bytes, cfg.observe.network_buffer) == (True, 4096, 200)
+    assert sources["observe.retainBodies"] == f"file {path}"
+    both = write(tmp_path / "both.json", {"server": {"networkBufferSize": 200}, "observe": {"networkBuffer": 300}})
+    assert load_config(environ={}, path=both).observe.network_buffer == 300
+
+
 def test_every_key_has_an_environment_variable_by_the_rule(no_home_file: dict[str, str]) -> None:
     keys = [(".".join(path), var) for var, (path, _) in ENV_VARS.items() if var not in ALIASES]
     every_key = list(_flatten(Config().model_dump(by_alias=True)))

@@ -15,3 +15,7 @@ def test_server_openapi_has_its_routes_and_the_bridge_routes() -> None:
     assert body == {"$ref": "#/components/schemas/FindRequest"}
     assert "query" in spec["components"]["schemas"]["FindRequest"]["properties"]
     assert "/browser/restart" not in paths
+    # PinchTab's per-instance forms of the CLI's --profile and --cookie runs: POST only, with the instance id.
+    run = paths["/instances/{instance_id}/audit"]["post"]
+    assert run["operationId"] == "audit_instance_post" and run["parameters"][0]["name"] == "instance_id"
+    assert set(paths["/instances/{instance_id}/cookies"]) == {"post"} and "/instances/{instance_id}/navigate" not in paths

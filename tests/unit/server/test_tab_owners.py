@@ -1,4 +1,4 @@
-from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
+from pinchtab.server.tab_owners import PER_INSTANCE, SHORTHAND_ROUTES, TabOwners, closes_tab, tab_id_in_request, tab_id_in_response
 
 
 def test_table_learns_forgets_and_replaces():
@@ -57,3 +57,8 @@ def test_deeply_nested_bodies_are_left_to_the_bridge() -> None:
     deep = b'{"tabId":"T","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     assert tab_id_in_request(b"", deep) is None
     assert tab_id_in_response(b'{"tabId":"T","x":' + b"[" * 10_000 + b"]" * 10_000 + b"}") is None
+
+
+def test_routes_served_per_instance_are_pinchtabs_cli_run_routes():
+    assert PER_INSTANCE == {"tab": ("POST",), "close": ("POST",), "cookies": ("POST",), "audit": ("POST",),
+                            "scrape": ("POST",)}

@@ -9,5 +9,6 @@ from pinchtab.models.scrape import ScrapeRequest
 ROUTES: tuple[Route, ...] = (
     Route("scrape", ("POST",), "/scrape", ScrapeRequest,
           "Scrape a site to a report of markdown pages (schemaVersion 1.0): pages, pageGroups, summary; "
-          "each page's source is http or browser", tabbed=False, mcp=("pinchtab_scrape",), cli=("scrape",)),
+          "each page's source is http or browser", tabbed=False, per_instance=True, mcp=("pinchtab_scrape",),
+          cli=("scrape",)),
 )

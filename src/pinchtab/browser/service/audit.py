@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from pinchtab.audit import report, sample, sitemap
+from pinchtab.audit import report, sample, seaportal, sitemap
 from pinchtab.browser.content import audit_page
 from pinchtab.browser.core.cpu import off_loop
 from pinchtab.browser.core.urls import normalize_url
@@ -45,10 +45,11 @@ class AuditOps:
                           "audit_timeout") from None
 
     async def audit(self, req: r.AuditRequest) -> dict[str, Any]:
-        if not req.urls and not req.sitemap_url:
-            raise BadRequest("urls or sitemapUrl required", "missing_urls")
-        urls = list(req.urls or [])
-        if not urls:
+        if not req.urls and not req.sitemap_url and not req.seaportal_results:
+            raise BadRequest("urls, sitemapUrl or seaportalResults required", "missing_urls")
+        crawled = seaportal.pages(req.seaportal_results or [])
+        urls = list(crawled) if req.seaportal_results else list(req.urls or [])
+        if not urls and not req.seaportal_results:
             try:
                 urls = await sitemap.discover(req.sitemap_url or "", parse=self._parse_sitemap)
             except sitemap.SitemapError as exc:
@@ -61,12 +62,26 @@ class AuditOps:
                              "fewer pages of each URL template, or pass urls", "too_many_urls")
         concurrency = min(req.concurrency or r.DEFAULT_AUDIT_CONCURRENCY, r.MAX_AUDIT_CONCURRENCY)
         enabled = (req.options or r.AuditCollectors()).enabled()
+        # The crawler's pages it does not send to the browser are entries of their summary alone.
+        browserless = {u for u in plan if u in crawled and not (crawled[u].browser_recommended or req.enrich_all)}
+        in_browser = [u for u in plan if u not in browserless]
         try:
-            pages = await asyncio.wait_for(self._audit_all(plan, enabled, concurrency), r.AUDIT_RUN_TIMEOUT_S)
+            audited = iter(await asyncio.wait_for(self._audit_all(in_browser, enabled, concurrency),
+                                                  r.AUDIT_RUN_TIMEOUT_S) if in_browser else ())
         except asyncio.TimeoutError:
             raise Timeout(f"the audit of {len(plan)} pages took longer than {r.AUDIT_RUN_TIMEOUT_S:g} s; audit fewer "
                           "pages (sampleSize) or more at once (concurrency)", "audit_timeout") from None
-        source = {"urls": req.urls} if req.urls else {"sitemapUrl": req.sitemap_url}
+        pages = []
+        for url in plan:
+            if url in browserless:
+                pages.append(seaportal.only_entry(crawled[url]))
+            else:
+                entry = next(audited)
+                pages.append(seaportal.merged(entry, crawled[url]) if url in crawled else entry)
+        source: dict[str, Any] = {"urls": req.urls} if req.urls else {"sitemapUrl": req.sitemap_url}
+        if req.seaportal_results:
+            source = {"seaportalFile": req.seaportal_file} if req.seaportal_file else {}
+            source["seaportalFormat"] = seaportal.FORMAT
         options = {"sampleSize": req.sample_size, "screenshot": "screenshot" in enabled,
                    "networkMonitor": "network" in enabled, "concurrency": concurrency}
         return report.build(pages, input=source, options=options)
