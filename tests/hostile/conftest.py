@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
-from tests.fixtures.harness import free_port
-
-SNAPSHOT_CAP = 1_000  # browser.maxSnapshotNodes: small, so the huge-page test takes seconds
-DOWNLOAD_CAP = 200_000  # security.downloadMaxBytes
+from tests.conftest import start_bridge
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -23,29 +18,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-@pytest.fixture(scope="session")
-def hostile_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Path]]:
-    """One bridge for the hostile tests of a worker, and its state dir: the risky capabilities a
-    hostile request would reach for turned on (downloads too, capped at DOWNLOAD_CAP), snapshots
-    capped at SNAPSHOT_CAP nodes. Its own: the tests' pages stay far below that cap."""
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    state = tmp_path_factory.mktemp("hostile-state")
-    config = load_config({
-        "browser": {"maxSnapshotNodes": SNAPSHOT_CAP},
-        "security": {"allowEvaluate": True, "allowNetworkIntercept": True, "allowUpload": True,
-                     "allowDownload": True, "downloadMaxBytes": DOWNLOAD_CAP},
-        "server": {"stateDir": str(state)},
-    }, environ={})
-    with ServerThread(create_app(config), free_port()) as server:
+@pytest.fixture(scope="module")
+def open_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    """A bridge with the risky capabilities a hostile request would reach for turned on."""
+    state = str(tmp_path_factory.mktemp("hostile-state"))
+    with start_bridge(state, allowEvaluate=True, allowNetworkIntercept=True, allowUpload=True) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            yield client, state
-
-
-@pytest.fixture()
-def open_bridge(hostile_bridge: tuple[httpx.Client, Path]) -> httpx.Client:
-    return hostile_bridge[0]
+            yield client
 
 
 @pytest.fixture()

@@ -13,7 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hostile.conftest import DOWNLOAD_CAP as CAP
+from tests.conftest import ServerThread
+from tests.fixtures.harness import free_port
+
+CAP = 200_000
 
 
 class _Site(http.server.BaseHTTPRequestHandler):
@@ -52,10 +55,14 @@ def site() -> Iterator[str]:
     server.shutdown()
 
 
-def test_a_page_download_past_the_cap_is_cancelled(site: str, hostile_bridge: tuple[httpx.Client, Path]) -> None:
-    c, state = hostile_bridge
-    tab = c.post("/navigate", json={"url": f"{site}/", "newTab": True}).json()["tabId"]
-    try:
+def test_a_page_download_past_the_cap_is_cancelled(site: str, tmp_path: Path) -> None:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    config = load_config({"server": {"stateDir": str(tmp_path)},
+                          "security": {"allowDownload": True, "downloadMaxBytes": CAP}}, environ={})
+    with ServerThread(create_app(config), free_port()) as bridge, httpx.Client(base_url=bridge.url, timeout=60) as c:
+        tab = c.post("/navigate", json={"url": f"{site}/"}).json()["tabId"]
         assert c.post("/action", json={"tabId": tab, "kind": "click", "selector": "#dl"}).status_code == 200
         deadline = time.monotonic() + 30
         entry: dict[str, Any] = {}
@@ -67,9 +74,6 @@ def test_a_page_download_past_the_cap_is_cancelled(site: str, hostile_bridge: tu
             time.sleep(0.1)
         assert entry.get("state") == "canceled" and "downloadMaxBytes" in entry.get("error", ""), entry
         time.sleep(0.5)
-        folder = state / "downloads"
-        saved = [f for f in folder.iterdir() if f.is_file()] if folder.exists() else []
+        saved = [f for f in (tmp_path / "downloads").iterdir() if f.is_file()] if (tmp_path / "downloads").exists() else []
         assert all(f.stat().st_size <= CAP * 2 for f in saved), [(f.name, f.stat().st_size) for f in saved]
         assert c.get("/health").status_code == 200
-    finally:
-        c.post("/close", json={"tabId": tab})

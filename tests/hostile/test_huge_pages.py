@@ -5,14 +5,17 @@ meanwhile, and the bridge's memory comes back near where it was once the tab is 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
-from tests.hostile.conftest import SNAPSHOT_CAP as CAP
+from tests.conftest import ServerThread, free_port
 from tests.hostile.conftest import healthy_during
 
 BUTTONS = 10_000  # the page had 100k; building and laying out those dominates the time here
+CAP = 1_000  # browser.maxSnapshotNodes for this module's bridge: small, so the test takes seconds
 MEMORY_BOUND_MB = 150  # generous: the 100k buttons grew a bridge by 600 MB and kept most
 
 
@@ -31,51 +34,63 @@ def cpu_worker_idle() -> None:
     cpu._executor.submit(lambda: None).result(timeout=60)
 
 
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    config = load_config({"browser": {"maxSnapshotNodes": CAP},
+                          "server": {"stateDir": str(tmp_path_factory.mktemp("huge-state"))}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            yield client
+
+
 def open_huge(client: httpx.Client, pages: str) -> str:
     res = client.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n={BUTTONS}"})
     assert res.status_code == 200, res.text
     return res.json()["tabId"]
 
 
-def test_a_huge_page_answers_truncated_and_is_let_go_once_closed(open_bridge: httpx.Client, pages: str) -> None:
-    small = open_bridge.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n=50"}).json()["tabId"]
-    open_bridge.get(f"/tabs/{small}/snapshot")  # every route once, so what they load is in the baseline
-    open_bridge.post(f"/tabs/{small}/find", json={"query": "Button 3"})
-    open_bridge.post("/close", json={"tabId": small})
+def test_a_huge_page_answers_truncated_and_is_let_go_once_closed(capped: httpx.Client, pages: str) -> None:
+    small = capped.post("/tab", json={"action": "new", "url": f"{pages}/many-buttons.html?n=50"}).json()["tabId"]
+    capped.get(f"/tabs/{small}/snapshot")  # every route once, so what they load is in the baseline
+    capped.post(f"/tabs/{small}/find", json={"query": "Button 3"})
+    capped.post("/close", json={"tabId": small})
     cpu_worker_idle()
     gc.collect()
     baseline = rss_mb()
 
-    tab = open_huge(open_bridge, pages)
+    tab = open_huge(capped, pages)
     try:
-        res = healthy_during(open_bridge, lambda: open_bridge.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}))
+        res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}))
         assert res.status_code == 200, res.text
         body = res.json()
         assert body["truncated"] is True and body["nodeLimit"] == CAP
         assert 0 < body["count"] <= CAP
         assert body["nodes"][0]["name"] == "Button 0"
 
-        res = healthy_during(open_bridge, lambda: open_bridge.post(f"/tabs/{tab}/find", json={"query": "Button 17"}))
+        res = healthy_during(capped, lambda: capped.post(f"/tabs/{tab}/find", json={"query": "Button 17"}))
         assert res.status_code == 200, res.text
         found = res.json()
         assert found["truncated"] is True and found["nodeLimit"] == CAP
         assert found["element_count"] <= CAP
         assert found["matches"][0]["name"] == "Button 17"
 
-        res = open_bridge.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
+        res = capped.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
         assert res.status_code == 200, res.text
         assert f"# truncated: the page has more than {CAP} nodes (browser.maxSnapshotNodes)" in res.text
 
-        res = healthy_during(open_bridge, lambda: open_bridge.get(f"/tabs/{tab}/capture", params={"withBounds": "false"}))
+        res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/capture", params={"withBounds": "false"}))
         assert res.status_code == 200, res.text
         shot = res.json()["snapshot"]
         assert shot["truncated"] is True and shot["nodeLimit"] == CAP and shot["nodeCount"] <= CAP
 
-        res = healthy_during(open_bridge, lambda: open_bridge.get(f"/tabs/{tab}/text"))
+        res = healthy_during(capped, lambda: capped.get(f"/tabs/{tab}/text"))
         assert res.status_code == 200, res.text
         assert f"Button {BUTTONS - 1}" in res.json()["text"]
     finally:
-        open_bridge.post("/close", json={"tabId": tab})
+        capped.post("/close", json={"tabId": tab})
     cpu_worker_idle()
     gc.collect()
     assert rss_mb() - baseline < MEMORY_BOUND_MB  # its refs, snapshots and find index went with it
