@@ -1,15 +1,49 @@
 """Issue 16 on a real Chromium: the browser's own pages stay shut, input is bounded and checked,
-downloads are refused by default. Uses the shared bridge of tests/conftest.py."""
+downloads are refused by default. Uses the shared bridge of tests/conftest.py, and one bridge of
+its own for what needs another config (downloads allowed, a tab cap, a crash)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import open_page
+from tests.conftest import ServerThread, open_page
+from tests.fixtures.harness import free_port
+
+
+@pytest.fixture(scope="module")
+def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Any, Path]]:
+    """A bridge with downloads allowed into its own state dir; its client, browser and state dir.
+    The crash test, which kills its Chromium, is the last to use it."""
+    from pinchtab.bridge.app import create_app
+    from pinchtab.config import load_config
+
+    state = tmp_path_factory.mktemp("hardening-state")
+    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowDownload": True}}, environ={})
+    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+        yield c, server.server.config.app.state.browser, state
+
+
+@contextmanager
+def tab_cap(own: tuple[httpx.Client, Any, Path], policy: str) -> Iterator[httpx.Client]:
+    """``own`` with one tab left open and browser.maxTabs = 3, browser.tabEviction = ``policy``:
+    set on its live config, which the bridge reads at each new tab, and put back afterwards."""
+    c, browser, _ = own
+    for extra in c.get("/tabs").json()["tabs"][1:]:
+        assert c.post(f"/tabs/{extra['id']}/close").status_code == 200
+    settings = browser.config.browser
+    saved = settings.max_tabs, settings.tab_eviction
+    settings.max_tabs, settings.tab_eviction = 3, policy
+    try:
+        yield c
+    finally:
+        settings.max_tabs, settings.tab_eviction = saved
 
 
 def press(http: httpx.Client, tab: str, key: str) -> dict[str, Any]:
@@ -73,24 +107,18 @@ def test_a_download_is_refused_at_once_by_default(http: httpx.Client, tab: str, 
     assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
 
 
-def test_allowed_downloads_land_in_the_state_dir_only(tmp_path: Any, pages: str) -> None:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-    from tests.conftest import ServerThread
-    from tests.fixtures.harness import free_port
-
-    config = load_config({"server": {"stateDir": str(tmp_path)}, "security": {"allowDownload": True}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
-        res = c.post("/navigate", json={"url": f"{pages}/attachment.bin"})
-        assert res.status_code == 200, res.text
-        download = res.json()["download"]
-        assert download["status"] == "started" and download["directory"] == str(tmp_path / "downloads")
-        folder = tmp_path / "downloads"  # files are named by Chromium's download id (GET /downloads)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not [f for f in folder.iterdir() if f.is_file() and f.stat().st_size]:
-            time.sleep(0.1)
-        saved = [f for f in folder.iterdir() if f.is_file()]
-        assert len(saved) == 1 and saved[0].read_bytes().startswith(b"pinchtab download fixture")
+def test_allowed_downloads_land_in_the_state_dir_only(own: tuple[httpx.Client, Any, Path], pages: str) -> None:
+    c, _, state = own
+    res = c.post("/navigate", json={"url": f"{pages}/attachment.bin"})
+    assert res.status_code == 200, res.text
+    download = res.json()["download"]
+    assert download["status"] == "started" and download["directory"] == str(state / "downloads")
+    folder = state / "downloads"  # files are named by Chromium's download id (GET /downloads)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not [f for f in folder.iterdir() if f.is_file() and f.stat().st_size]:
+        time.sleep(0.1)
+    saved = [f for f in folder.iterdir() if f.is_file()]
+    assert len(saved) == 1 and saved[0].read_bytes().startswith(b"pinchtab download fixture")
 
 
 # -- bounded work ---------------------------------------------------------------------------------
@@ -149,14 +177,8 @@ def test_lax_types_are_refused_on_a_live_bridge(http: httpx.Client, tab: str, pa
     assert res.status_code == 400 and "newTab" in res.json()["error"]
 
 
-def test_tabs_per_browser_are_capped(pages: str) -> None:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-    from tests.conftest import ServerThread
-    from tests.fixtures.harness import free_port
-
-    config = load_config({"browser": {"maxTabs": 3, "tabEviction": "reject"}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+def test_tabs_per_browser_are_capped(own: tuple[httpx.Client, Any, Path], pages: str) -> None:
+    with tab_cap(own, "reject") as c:
         while len(c.get("/tabs").json()["tabs"]) < 3:
             assert c.post("/tab", json={"action": "new"}).status_code == 200
         res = c.post("/tab", json={"action": "new"})
@@ -167,14 +189,8 @@ def test_tabs_per_browser_are_capped(pages: str) -> None:
 
 
 @pytest.mark.parametrize("policy", ["close_lru", "close_oldest"])
-def test_a_tab_at_the_cap_closes_an_idle_one(pages: str, policy: str) -> None:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-    from tests.conftest import ServerThread
-    from tests.fixtures.harness import free_port
-
-    config = load_config({"browser": {"maxTabs": 3, "tabEviction": policy}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
+def test_a_tab_at_the_cap_closes_an_idle_one(own: tuple[httpx.Client, Any, Path], pages: str, policy: str) -> None:
+    with tab_cap(own, policy) as c:
         while len(c.get("/tabs").json()["tabs"]) < 3:
             assert c.post("/tab", json={"action": "new"}).status_code == 200
         order = [t["id"] for t in c.get("/tabs").json()["tabs"]]
@@ -193,43 +209,37 @@ def test_a_tab_at_the_cap_closes_an_idle_one(pages: str, policy: str) -> None:
 # -- supervision ----------------------------------------------------------------------------------
 
 
-def test_a_crash_reopens_tabs_under_their_old_ids_and_a_deliberate_restart_is_no_crash(pages: str) -> None:
+def test_a_crash_reopens_tabs_under_their_old_ids_and_a_deliberate_restart_is_no_crash(
+        own: tuple[httpx.Client, Any, Path], pages: str) -> None:
     import os
     import signal
 
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-    from tests.conftest import ServerThread
-    from tests.fixtures.harness import free_port
+    c, browser, _ = own
+    login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+    table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
 
-    config = load_config({}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
-        browser = server.server.config.app.state.browser
-        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
-        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
+    # A deliberate restart is not a crash: no lastDeath, no 503 for the next request.
+    assert c.post("/browser/restart").status_code == 200
+    health = c.get("/health").json()
+    assert health["status"] == "ok" and "lastDeath" not in health, health
+    assert c.get("/tabs").status_code == 200
+    login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
+    table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
 
-        # A deliberate restart is not a crash: no lastDeath, no 503 for the next request.
-        assert c.post("/browser/restart").status_code == 200
-        health = c.get("/health").json()
-        assert health["status"] == "ok" and "lastDeath" not in health, health
-        assert c.get("/tabs").status_code == 200
-        login = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
-        table = c.post("/navigate", json={"url": f"{pages}/table.html", "newTab": True}).json()["tabId"]
-
-        os.killpg(browser.process.pid, signal.SIGKILL)  # a crash
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            res = c.get(f"/tabs/{table}/snapshot", params={"format": "compact"})
-            if res.status_code == 200:
-                break
-            assert res.status_code == 503, res.text
-            time.sleep(0.2)
-        assert "Team table" in res.text
-        assert c.get(f"/tabs/{login}/text").json()["title"] == "Login"
-        assert c.post(f"/tabs/{login}/find", json={"query": "log in button"}).json()["best_ref"]
-        urls = {t["url"] for t in c.get("/tabs").json()["tabs"]}
-        assert f"{pages}/login.html" in urls and f"{pages}/table.html" in urls
-        assert c.get("/health").json()["lastDeath"].startswith("Chromium exited")
+    os.killpg(browser.process.pid, signal.SIGKILL)  # a crash
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        res = c.get(f"/tabs/{table}/snapshot", params={"format": "compact"})
+        if res.status_code == 200:
+            break
+        assert res.status_code == 503, res.text
+        time.sleep(0.2)
+    assert "Team table" in res.text
+    assert c.get(f"/tabs/{login}/text").json()["title"] == "Login"
+    assert c.post(f"/tabs/{login}/find", json={"query": "log in button"}).json()["best_ref"]
+    urls = {t["url"] for t in c.get("/tabs").json()["tabs"]}
+    assert f"{pages}/login.html" in urls and f"{pages}/table.html" in urls
+    assert c.get("/health").json()["lastDeath"].startswith("Chromium exited")
 
 
 def test_redirects_to_urls_the_browser_will_not_load_answer_at_once(http: httpx.Client, tab: str) -> None:

@@ -5,6 +5,7 @@ imports with ast: every import counts, those under ``if TYPE_CHECKING`` and insi
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -28,7 +29,8 @@ FORBIDDEN = {
 }
 
 
-def _imports(path: Path) -> set[str]:
+@cache  # each test walks every module: each is parsed once
+def _imports(path: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text())
     package = _module(path).split(".")[: -1 if path.name != "__init__.py" else None]
     names: set[str] = set()
@@ -42,7 +44,7 @@ def _imports(path: Path) -> set[str]:
             names.update(f"{module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
-    return names
+    return frozenset(names)
 
 
 def _module(path: Path) -> str:
