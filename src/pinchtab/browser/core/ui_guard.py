@@ -22,8 +22,13 @@ log = logging.getLogger("pinchtab.browser")
 UI_SCHEMES = ("chrome:", "chrome-untrusted:", "chrome-extension:", "chrome-search:", "devtools:", "view-source:")
 # about: pages other than these are aliases of chrome:// pages (about:history, about:settings).
 ABOUT_ALLOWED = ("about:blank", "about:srcdoc")
-# How long an action that may have opened a browser page waits for Chromium to say so.
+# How long an action that may have opened a browser page waits for Chromium to say so: a shortcut
+# that opens one (history, downloads) up to OPENS_UI_S, any other modified key
+# SETTLE_S; either wait ends as soon as a page is shut. Under load Chromium reports the history
+# page later than 0.2 s, and an answer without the warning hides what the key did.
 SETTLE_S = 0.2
+OPENS_UI_S = 1.5
+OPENS_UI_KEYS = {"h", "j"}  # history, downloads: a page cannot keep them, so waiting longer costs nothing
 KEEP = 32
 
 
@@ -46,6 +51,7 @@ class UiGuard:
         self.blocked: deque[tuple[int, float, str]] = deque(maxlen=KEEP)
         self.count = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._shut_event = asyncio.Event()
 
     def mark(self) -> int:
         return self.count
@@ -60,6 +66,7 @@ class UiGuard:
             return False
         self.count += 1
         self.blocked.append((self.count, time.time(), url))
+        self._shut_event.set()
         log.warning("closing browser page %s (target %s): browser pages are not exposed", url, info.get("targetId"))
         task = asyncio.ensure_future(self._shut(info["targetId"], known))
         self._tasks.add(task)
@@ -87,6 +94,17 @@ class UiGuard:
                 return
         await send("Page.navigate", {"url": "about:blank"})
 
+    async def wait_for_shut(self, mark: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.since(mark) and (left := deadline - time.monotonic()) > 0:
+            self._shut_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._shut_event.wait(), left)
+
+    def opens_ui(self, key: str | None) -> bool:
+        """A modified key whose shortcut opens a browser page (Control+H history, Control+J downloads)."""
+        return bool(key) and key.split("+")[-1].strip().lower() in OPENS_UI_KEYS  # type: ignore[union-attr]
+
     def may_open_ui(self, kind: str, key: str | None) -> bool:
         """Could this action have opened a browser page (a shortcut with Control, Alt or Meta)?"""
         if kind != "press" or not key or "+" not in key.strip("+"):
@@ -97,8 +115,9 @@ class UiGuard:
 
 async def report_blocked_pages(guard: UiGuard, mark: int, specs: list[Any], out: dict[str, Any]) -> dict[str, Any]:
     """Add to an action's answer the browser pages its keys tried to open (and that were shut)."""
-    if guard.since(mark) == [] and any(guard.may_open_ui(s.kind, s.key or s.text) for s in specs):
-        await asyncio.sleep(SETTLE_S)  # Chromium opens the page a few ms after the key
+    keys = [s.key or s.text for s in specs if guard.may_open_ui(s.kind, s.key or s.text)]
+    if keys and not guard.since(mark):  # Chromium opens the page a few ms after the key, or later
+        await guard.wait_for_shut(mark, OPENS_UI_S if any(guard.opens_ui(k) for k in keys) else SETTLE_S)
     blocked = guard.since(mark)
     if blocked:
         out["blockedBrowserPages"] = blocked
