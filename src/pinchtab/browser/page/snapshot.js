@@ -186,6 +186,10 @@
         (el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')))) d.m = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
+    else if (role === 'button' && !title && d.n) {
+      const to = movesTo(el, d.n);
+      if (to) d.t = to;
+    }
     else if (title) d.tn = 1;  // named by its title (the title: locator)
     const testid = el.getAttribute('data-testid');
     if (testid) d.ti = clip(testid);
@@ -200,6 +204,19 @@
       // finds the "Important dates" toggle (to open first) rather than nothing.
       const held = heldText(el, tag);
       if (held) d.hc = held;
+    }
+    if (LABELLED_ROLES.has(role) && el.id && d.n.length > LABEL_MAX) {
+      // A name made of a caption and the help text after it (aria-labelledby on a box holding
+      // both): the caption its <label> gives is the name, the rest describes it.
+      const own = labelText(labelsFor(el.getRootNode()).get(el.id));
+      if (own && d.n.startsWith(own) && !d.t) {
+        d.t = clip(d.n.slice(own.length));
+        d.n = own;
+      }
+    }
+    if (role === 'cell' || role === 'gridcell' || INTERACTIVE.has(role)) {
+      const col = columnOf(el, role);
+      if (col) d.co = col;
     }
     if (LABELLED_ROLES.has(role) || (role === 'button' && el.hasAttribute('aria-haspopup'))) {
       // The label a person reads next to a control the page did not tie to it (a <label for>
@@ -281,6 +298,8 @@
   function captionBeside(e) {
     // a neighbour with words of its own and no control in it: a caption; ''+stop for anything else
     if (!e) return ['', false];
+    // a date picker's hidden input holds the value its <label> is for; the caption goes past it
+    if (e.localName === 'input' && e.type === 'hidden') return ['', false];
     if (e.matches(HAS_CONTROL) || e.querySelector(HAS_CONTROL)) return ['', true];
     const t = labelText(e);
     if (t) return [t, true];
@@ -360,6 +379,95 @@
     return known;
   }
 
+  // A tab drawn as a plain <div>/<span> (Dash's "tab", Panel's "bk-tab"): no role, often no
+  // tabindex, only a click listener the walker cannot see. It counts as a tab when its class says
+  // tab, it stands in a run of siblings of its kind, it shows a few words and holds no control,
+  // and the page shows it as clickable (focusable, onclick or a pointer cursor starting on it).
+  // Returns its text ('' when it is not one).
+  const DRAWN_TAB = /(?:^|\s)(?:[\w-]*[-_])?tab(?:\s|$)/i;
+  const DRAWN_TAB_ON = /(?:^|[\s_-])(?:active|selected|current)(?:\s|$)/i;
+  function drawnTab(el, focusable) {
+    const cls = el.getAttribute('class');
+    if (!cls || !DRAWN_TAB.test(cls)) return '';
+    // (the selected one's class differs from its siblings': "tab tab--selected")
+    const kin = (s) => !!s && s.localName === el.localName && DRAWN_TAB.test(s.getAttribute('class') || '');
+    if (!(kin(el.previousElementSibling) || kin(el.nextElementSibling))) return '';
+    if (el.querySelector(HAS_CONTROL)) return '';
+    const text = textOf(el, 41);
+    if (!text || text.length > 40 || !LETTER.test(text)) return '';
+    if (!focusable) {
+      const view = el.ownerDocument.defaultView;
+      const up = el.parentElement;
+      if (view.getComputedStyle(el).cursor !== 'pointer' ||
+          (up && view.getComputedStyle(up).cursor === 'pointer')) return '';
+    }
+    return text;
+  }
+
+  // The header of a table cell's column (find's "bob's email": the cell in bob's row under
+  // "Email"), for a cell and for a control inside a cell: the text of the header row's cell at
+  // the same index, a header row being the <thead>'s first or a first row of <th> only. Read
+  // once per table.
+  const headerTexts = new WeakMap();
+  function columnOf(el, role) {
+    const cell = role === 'cell' || role === 'gridcell' ? el : el.closest('td');
+    if (!cell || cell.localName !== 'td') return '';
+    const row = cell.parentElement;
+    const table = row && row.closest('table');
+    if (!table) return '';
+    let heads = headerTexts.get(table);
+    if (heads === undefined) {
+      heads = null;
+      let hr = table.tHead && table.tHead.rows[0];
+      if (!hr && table.rows[0] && table.rows[0].cells.length &&
+          Array.from(table.rows[0].cells).every((c) => c.localName === 'th')) hr = table.rows[0];
+      if (hr && hr !== row) heads = Array.from(hr.cells, (c) => labelText(c));
+      headerTexts.set(table, heads);
+    }
+    return (heads && heads[cell.cellIndex]) || '';
+  }
+
+  // A button between two list boxes (a dual list: "Choose" and "Remove" arrows) moves options
+  // into one of them; its description names that list ("to Chosen groups"), read from the
+  // button's own words: add/choose/include go to the list after it, remove/exclude to the one
+  // before. The list's name is its <label>'s (its full name also holds its help text).
+  const LIST_BOX = 'select[multiple], select[size]:not([size="1"]), [role=listbox]';
+  const MOVES_FORWARD = /\b(add|choose|select|include|move right)\b|[\u2192\u00bb>]/i;
+  const MOVES_BACK = /\b(remove|deselect|exclude|move left)\b|[\u2190\u00ab<]/i;
+  function sharesWord(a, b) {
+    const words = new Set(b.toLowerCase().match(/\p{L}{3,}/gu) || []);
+    return (a.toLowerCase().match(/\p{L}{3,}/gu) || []).some((w) => words.has(w));
+  }
+  function movesTo(el, name) {
+    const forward = MOVES_FORWARD.test(name);
+    if (forward === MOVES_BACK.test(name)) return '';
+    let box = el.parentElement;
+    for (let up = 0; box && up < 4; up++, box = box.parentElement) {
+      const lists = box.querySelectorAll(LIST_BOX);
+      if (lists.length < 2) continue;
+      // two lists: the pair, wherever the button sits ("Remove all" under the second list);
+      // more: the lists on either side of it
+      let before = lists[0];
+      let after = lists[1];
+      if (lists.length > 2) {
+        before = after = null;
+        for (const l of lists) {
+          if (l.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) before = l;
+          else if (!after) after = l;
+        }
+        if (!before || !after) return '';
+      }
+      const target = forward ? after : before;
+      const t = (target.id && labelText(labelsFor(target.getRootNode()).get(target.id))) ||
+        clip(target.getAttribute('aria-label') || '');
+      // the button names what the lists hold ("Choose selected groups" beside "Chosen groups"),
+      // or shows only a glyph; a form's "Save and add another" near them moves nothing
+      if (!t || (LETTER.test(name) && !sharesWord(name, t))) return '';
+      return 'moves to ' + t;
+    }
+    return '';
+  }
+
   // Controls Chromium gives no ARIA role (computedRole ''), or only 'generic', that an agent
   // still has to see and use.
   const TEXTLIKE_INPUTS = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color']);
@@ -424,11 +532,13 @@
     let childDepth = depth;
     let childOwner = owner;
     if (!hidden) {
-      const clickable = SKIP_ROLE.has(role) &&
+      let clickable = SKIP_ROLE.has(role) &&
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
+      const drawn = SKIP_ROLE.has(role) ? drawnTab(el, clickable) : '';
+      if (drawn) { role = 'tab'; clickable = false; }
       const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role) || role === 'Iframe'));
       if (keep) {
-        let name = nameOf();
+        let name = drawn || nameOf();
         if (role === 'Iframe' && !name) name = clip(el.getAttribute('name') || '');
         if (clickable) {
           // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
@@ -437,6 +547,7 @@
         }
         rec = emit(el, role, name, depth, ctx);
         describe(el, role, rec);
+        if (drawn && DRAWN_TAB_ON.test(el.getAttribute('class'))) rec.sl = true;
         childDepth = depth + 1;
         childOwner = rec;
       }

@@ -46,6 +46,7 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         placeholder=rec.get("ph"),
         label=rec.get("lb"),
         holds=rec.get("hc"),
+        column=rec.get("co"),
         description=rec.get("t"),
         section=rec.get("s"),
         parent=rec.get("p"),
