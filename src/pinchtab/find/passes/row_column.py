@@ -1,0 +1,83 @@
+"""A cell named by its row and its column: "bob's email", "author of Things Fall Apart",
+"pages of A Wizard of Earthsea".
+
+The words that name the row are the text of another cell (the row's name, its title), so the
+lexical ranking picks that cell; the words that name the column are in the header, far from
+the cell asked for. This pass reads the query as a column and a row: a cell (or a control in
+a cell) whose column header holds some of the query's words while its row holds all the others
+is the answer, when exactly one fits (a control in that cell before the cell's own text: the
+author's link, not the cell around it). Every query word must be placed, some in the column and
+some in the row, so "email" alone or "sort by email" never comes here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from ..text import vocab
+from ..text.lexical import stem, words
+from ..weights import PASS_LIFT as LIFT
+from .base import PassPage
+
+__all__ = ["apply"]
+
+_WORD = re.compile(r"[^\W_]+")
+_STOP = frozenset(vocab.STOP_WORDS)
+# the lowest score a pick gets when nothing else matched the query well
+ALONE = 0.45
+
+
+@lru_cache(maxsize=16384)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in _WORD.findall(text.lower()))
+
+
+@lru_cache(maxsize=4096)
+def _query_stems(query: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(query) if w not in _STOP)
+
+
+class _Cells:
+    """Per index: the rows with a column header, with the stems of the column and of the row."""
+
+    __slots__ = ("rows", "column", "row")
+
+    def __init__(self, descriptors) -> None:
+        self.rows: list[int] = []
+        self.column: list[frozenset[str]] = []
+        self.row: list[frozenset[str]] = []
+        for i, d in enumerate(descriptors):
+            if d.column and (d.parent or d.item):
+                self.rows.append(i)
+                self.column.append(_stems(d.column))
+                self.row.append(_stems(f"{d.parent} {d.item}"))
+
+
+def apply(page: PassPage, query: str, score: np.ndarray) -> None:
+    """Lift the one cell whose column and row hold the query's words between them."""
+    cells = page.per_page("row_column", _Cells)
+    if not cells.rows:
+        return
+    q = _query_stems(query)
+    if len(q) < 2:
+        return
+    fits: list[int] = []
+    for i, col, row in zip(cells.rows, cells.column, cells.row):
+        named = q & col
+        rest = q - col
+        if named and rest and rest <= row:
+            fits.append(i)
+    if not fits:
+        return
+    controls = [i for i in fits if not page.static[i]]
+    if controls:
+        fits = controls
+    if len(fits) != 1:
+        return
+    pick = fits[0]
+    best = int(np.argmax(score))
+    if pick != best:
+        score[pick] = min(1.0, max(float(score[best]) + LIFT, ALONE))
