@@ -405,26 +405,25 @@
   }
 
   // The header of a table cell's column (find's "bob's email": the cell in bob's row under
-  // "Email"), for a cell and for a control inside a cell: the text of the header row's cell at
-  // the same index, a header row being the <thead>'s first or a first row of <th> only. Read
-  // once per table.
+  // "Email"), for a cell and for a control inside a cell (a filter field under the header): the
+  // text of the header row's cell at the same index, a header row being the <thead>'s first or
+  // a first row of <th> only. Read once per table.
   const headerTexts = new WeakMap();
   function columnOf(el, role) {
-    const cell = role === 'cell' || role === 'gridcell' ? el : el.closest('td');
-    if (!cell || cell.localName !== 'td') return '';
+    const cell = role === 'cell' || role === 'gridcell' ? el : el.closest('td, th');
+    if (!cell || (cell.localName !== 'td' && cell.localName !== 'th')) return '';
     const row = cell.parentElement;
     const table = row && row.closest('table');
     if (!table) return '';
-    let heads = headerTexts.get(table);
-    if (heads === undefined) {
-      heads = null;
+    let head = headerTexts.get(table);
+    if (head === undefined) {
       let hr = table.tHead && table.tHead.rows[0];
       if (!hr && table.rows[0] && table.rows[0].cells.length &&
           Array.from(table.rows[0].cells).every((c) => c.localName === 'th')) hr = table.rows[0];
-      if (hr && hr !== row) heads = Array.from(hr.cells, (c) => labelText(c));
-      headerTexts.set(table, heads);
+      head = hr ? { row: hr, texts: Array.from(hr.cells, (c) => labelText(c)) } : null;
+      headerTexts.set(table, head);
     }
-    return (heads && heads[cell.cellIndex]) || '';
+    return (head && head.row !== row && head.texts[cell.cellIndex]) || '';
   }
 
   // A button between two list boxes (a dual list: "Choose" and "Remove" arrows) moves options

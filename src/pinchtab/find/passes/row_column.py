@@ -6,8 +6,12 @@ lexical ranking picks that cell; the words that name the column are in the heade
 the cell asked for. This pass reads the query as a column and a row: a cell (or a control in
 a cell) whose column header holds some of the query's words while its row holds all the others
 is the answer, when exactly one fits (a control in that cell before the cell's own text: the
-author's link, not the cell around it). Every query word must be placed, some in the column and
-some in the row, so "email" alone or "sort by email" never comes here.
+author's link, not the cell around it). The row is named by its other cells, never by the cell's own
+text alone; a field's own words may name what it does there ("filter by product": the
+"filter data..." field under "Product"). Every query word must be
+placed, so "email" alone or "sort by email" never comes here; role words ("the units column")
+name no text. A control of the row that names a query word itself (the row's "Fulfill" button
+for "fulfill the pending order") is left first.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ __all__ = ["apply"]
 
 _WORD = re.compile(r"[^\W_]+")
 _STOP = frozenset(vocab.STOP_WORDS)
+_FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 # the lowest score a pick gets when nothing else matched the query well
 ALONE = 0.45
 
@@ -37,7 +42,8 @@ def _stems(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def _query_stems(query: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(query) if w not in _STOP)
+    return frozenset(st for w in words(query) if w not in _STOP
+                     and (st := stem(w)) not in vocab.ROLE_WORDS and w not in vocab.ROLE_WORDS)
 
 
 class _Cells:
@@ -50,10 +56,17 @@ class _Cells:
         self.column: list[frozenset[str]] = []
         self.row: list[frozenset[str]] = []
         for i, d in enumerate(descriptors):
-            if d.column and (d.parent or d.item):
+            if d.column and (d.parent or d.item or d.role in _FIELD_ROLES):
                 self.rows.append(i)
                 self.column.append(_stems(d.column))
-                self.row.append(_stems(f"{d.parent} {d.item}"))
+                # the row is named by its other cells (a cell's own text names itself: the
+                # sidebar's "Groups" link is no row for "group name"); a field's own words
+                # say what it does there ("filter data..." under "Product")
+                row = f"{d.parent.replace(d.name, ' ', 1)} {d.item.replace(d.name, ' ', 1)}" if d.name else \
+                    f"{d.parent} {d.item}"
+                if d.role in _FIELD_ROLES:
+                    row += f" {d.name} {d.label} {d.placeholder}"
+                self.row.append(_stems(row))
 
 
 def apply(page: PassPage, query: str, score: np.ndarray) -> None:
@@ -79,5 +92,8 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
         return
     pick = fits[0]
     best = int(np.argmax(score))
+    d, b = page.descriptors[pick], page.descriptors[best]
+    if not page.static[best] and b.parent and b.parent == d.parent and q & _stems(b.name):
+        return  # a control of that row answers already ("fulfill the pending order": its Fulfill button)
     if pick != best:
         score[pick] = min(1.0, max(float(score[best]) + LIFT, ALONE))

@@ -34,3 +34,30 @@ def test_every_query_word_must_be_placed():
     # a column alone, or words neither the column nor a row holds, are not a cell request
     assert find("email", USERS)["best_ref"] in ("e3", "")
     assert find("sort by email", USERS)["best_ref"] != "e6"
+
+
+def test_a_control_of_the_row_naming_the_action_stays_first():
+    orders = [
+        {"ref": "e0", "role": "link", "name": "#1002", "parent": "#1002 Bilal Pending Fulfill", "column": "Order"},
+        {"ref": "e1", "role": "cell", "name": "Pending", "parent": "#1002 Bilal Pending Fulfill", "column": "Payment"},
+        {"ref": "e2", "role": "button", "name": "Fulfill", "parent": "#1002 Bilal Pending Fulfill", "column": "Actions"},
+    ]
+    assert find("fulfill the pending order", orders)["best_ref"] == "e2"
+
+
+def test_a_cell_does_not_name_its_own_row():
+    # the sidebar's "Groups" link in the "Model name" column is not the "group name" field
+    page = [
+        {"ref": "e0", "role": "link", "name": "Groups", "parent": "Groups Add", "column": "Model name"},
+        {"ref": "e1", "role": "textbox", "name": "Name:", "heading": "Add group"},
+    ]
+    assert find("group name", page)["best_ref"] == "e1"
+
+
+def test_a_field_under_a_column_by_its_own_words():
+    page = [
+        {"ref": "e0", "role": "tab", "name": "By product"},
+        {"ref": "e1", "role": "textbox", "name": "filter data...", "column": "Region"},
+        {"ref": "e2", "role": "textbox", "name": "filter data...", "column": "Product"},
+    ]
+    assert find("filter by product", page)["best_ref"] == "e2"
