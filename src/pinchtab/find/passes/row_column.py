@@ -6,12 +6,12 @@ lexical ranking picks that cell; the words that name the column are in the heade
 the cell asked for. This pass reads the query as a column and a row: a cell (or a control in
 a cell) whose column header holds some of the query's words while its row holds all the others
 is the answer, when exactly one fits (a control in that cell before the cell's own text: the
-author's link, not the cell around it). The row is named by its other cells, never by the cell's own
-text alone; a field's own words may name what it does there ("filter by product": the
-"filter data..." field under "Product"). Every query word must be
-placed, so "email" alone or "sort by email" never comes here; role words ("the units column")
-name no text. A control of the row that names a query word itself (the row's "Fulfill" button
-for "fulfill the pending order") is left first.
+author's link, not the cell around it). The row is named by its other cells, never by the
+cell's own text alone; a field's own words may name what it does there ("filter by product":
+the "filter data..." field under "Product"). Every query word must be placed, so "email" alone
+or "sort by email" never comes here; role words ("the units column") name no text. A control
+of the row that names a query word itself (the row's "Fulfill" button for "fulfill the pending
+order") is left first. "<its text> row" is the row's first link, where its text picked a cell.
 """
 
 from __future__ import annotations
@@ -69,12 +69,34 @@ class _Cells:
                 self.row.append(_stems(row))
 
 
+@lru_cache(maxsize=4096)
+def _asks_row(query: str) -> bool:
+    return "row" in words(query)
+
+
+def _row_link(page: PassPage, q: frozenset[str], score: np.ndarray) -> None:
+    """"Invisible Cities row": the first link of the one row whose text holds every other word."""
+    descriptors = page.descriptors
+    firsts: dict[str, int] = {}
+    for i, d in enumerate(descriptors):
+        if d.role == "link" and d.parent and d.parent not in firsts and q <= _stems(d.parent):
+            firsts[d.parent] = i
+    if len(firsts) == 1:
+        pick = next(iter(firsts.values()))
+        best = int(np.argmax(score))
+        if pick != best and page.static[best] and descriptors[best].parent == descriptors[pick].parent:
+            score[pick] = min(1.0, max(float(score[best]) + LIFT, ALONE))
+
+
 def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     """Lift the one cell whose column and row hold the query's words between them."""
+    q = _query_stems(query)
+    if q and _asks_row(query):
+        _row_link(page, q, score)
+        return
     cells = page.per_page("row_column", _Cells)
     if not cells.rows:
         return
-    q = _query_stems(query)
     if len(q) < 2:
         return
     fits: list[int] = []

@@ -61,3 +61,14 @@ def test_a_field_under_a_column_by_its_own_words():
         {"ref": "e2", "role": "textbox", "name": "filter data...", "column": "Product"},
     ]
     assert find("filter by product", page)["best_ref"] == "e2"
+
+
+def test_a_row_named_by_its_text_is_its_first_link():
+    rows = [
+        {"ref": "e0", "role": "link", "name": "4", "parent": "4 Beloved Toni Morrison"},
+        {"ref": "e1", "role": "cell", "name": "Beloved", "parent": "4 Beloved Toni Morrison", "column": "title"},
+        {"ref": "e2", "role": "link", "name": "5", "parent": "5 Invisible Cities Italo Calvino"},
+        {"ref": "e3", "role": "cell", "name": "Invisible Cities", "parent": "5 Invisible Cities Italo Calvino",
+         "column": "title"},
+    ]
+    assert find("Invisible Cities row", rows)["best_ref"] == "e2"
