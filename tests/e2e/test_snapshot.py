@@ -492,3 +492,30 @@ def test_a_control_inside_a_collapsed_section_is_found_through_its_toggle(http: 
         assert f"expand it (click {ref})" in found["hint"]
     found = http.post(f"/tabs/{tab}/find", json={"query": "important dates"}).json()
     assert found["best_ref"] == dates and "hint" not in found
+
+
+def test_drawn_tabs_hidden_labels_dual_lists_and_columns(http: httpx.Client, tab: str, pages: str) -> None:
+    # tabs drawn as divs are tabs; a date picker's caption goes past its hidden input; a list's
+    # name is its label (its help text describes it) and an arrow between two lists says which
+    # one it moves to (an arrow when its words are pushed out of its box); a table cell knows its
+    # column, so find reads "bob's email" by row and column
+    open_page(http, tab, f"{pages}/drawn-widgets.html")
+    nodes = snap(http, tab)["nodes"]
+    tabs = [(n["name"], n.get("selected", False)) for n in nodes if n["role"] == "tab"]
+    assert tabs == [("Overview", True), ("Forecast", False)]
+    lists = [n["name"] for n in nodes if n["role"] == "listbox"]
+    assert lists == ["Available groups", "Chosen groups"]
+    find = {q: http.post(f"/tabs/{tab}/find", json={"query": q}).json()
+            for q in ("forecast tab", "start date", "move the selected group to chosen",
+                      "arrow back to available groups", "email of Chen Wei", "bob's email")}
+    ref = {n["name"]: n["ref"] for n in nodes}
+    assert find["forecast tab"]["best_ref"] == ref["Forecast"]
+    assert find["start date"]["best_ref"] == next(n["ref"] for n in nodes if n["role"] == "textbox")
+    assert find["move the selected group to chosen"]["best_ref"] == ref["Choose selected groups"]
+    # its words pushed out of its box, the arrow is an icon
+    assert find["arrow back to available groups"]["best_ref"] == ref["Remove selected groups"]
+    assert find["email of Chen Wei"]["best_ref"] == ref["chen@example.com"]
+    assert find["bob's email"]["best_ref"] == ref["bob@example.com"]
+    # the interactive snapshot keeps the drawn tabs
+    inter = snap(http, tab, filter="interactive")["nodes"]
+    assert [n["name"] for n in inter if n["role"] == "tab"] == ["Overview", "Forecast"]

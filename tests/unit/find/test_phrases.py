@@ -68,3 +68,35 @@ def test_a_dark_mode_toggle_is_the_theme_switch():
         {"ref": "e2", "role": "link", "name": "Log out"},
     ]
     assert find("dark mode toggle", els)["best_ref"] == "e1"
+
+
+def test_every_is_all_unless_it_names_a_period():
+    page = [
+        {"ref": "e0", "role": "link", "name": "Customer", "section": "Navigation"},
+        {"ref": "e1", "role": "checkbox", "name": "Select all records"},
+        {"ref": "e2", "role": "checkbox", "name": "Select record", "parent": "Alice Moreau"},
+    ]
+    assert find("select every customer", page)["best_ref"] == "e1"
+    billing = [
+        {"ref": "e0", "role": "radio", "name": "Monthly"},
+        {"ref": "e1", "role": "radio", "name": "All plans"},
+    ]
+    assert find("bill me every month", billing)["best_ref"] == "e0"
+
+
+def test_arrow_is_what_an_icon_control_looks_like():
+    # Django's dual-list arrows: their words pushed out of the box, a drawn arrow instead
+    page = [
+        {"ref": "e0", "role": "listbox", "name": "Chosen groups",
+         "description": 'Remove groups by selecting them and then select the "Remove" arrow button.'},
+        {"ref": "e1", "role": "button", "name": "Choose selected groups", "description": "moves to Chosen groups",
+         "icon": True},
+        {"ref": "e2", "role": "button", "name": "Remove selected groups", "description": "moves to Available groups",
+         "icon": True},
+    ]
+    assert find("arrow that moves the selected group into chosen", page)["best_ref"] == "e1"
+
+
+def test_a_day_past_the_ordinals_is_its_number():
+    calendar = [{"ref": f"e{d}", "role": "button", "name": str(d)} for d in range(1, 29)]
+    assert find("pick the 15th", calendar)["best_ref"] == "e15"

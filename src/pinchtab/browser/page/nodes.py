@@ -32,6 +32,7 @@ class Node:
     placeholder: str | None = None
     label: str | None = None        # the caption a person reads beside it, when not its name
     holds: str | None = None        # collapsed: the words of what it hides (find reads them as its text)
+    column: str | None = None       # a table cell's (or a control in it) column header
     description: str | None = None
     section: str | None = None
     parent: str | None = None
@@ -88,7 +89,7 @@ class Node:
         """The element dict ``pinchtab.find`` matches against."""
         el: dict[str, Any] = {"ref": self.ref, "role": self.role, "name": self.name,
                               "interactive": self.interactive, "depth": self.depth}
-        for key in ("value", "placeholder", "label", "description", "section", "parent", "heading", "item"):
+        for key in ("value", "placeholder", "label", "description", "section", "parent", "heading", "item", "column"):
             v = getattr(self, key)
             if v:
                 el[key] = v

@@ -186,10 +186,14 @@
         (el.getAttribute('aria-modal') === 'true' || (tag === 'dialog' && el.matches(':modal')))) d.m = true;
     const title = el.getAttribute('title');
     if (title && title !== d.n) d.t = clip(title);
+    else if (role === 'button' && !title && d.n) {
+      const to = movesTo(el, d.n);
+      if (to) d.t = to;
+    }
     else if (title) d.tn = 1;  // named by its title (the title: locator)
     const testid = el.getAttribute('data-testid');
     if (testid) d.ti = clip(testid);
-    if (ICON_ROLES.has(role) && d.n && tag !== 'input' && !showsWords(el)) d.ic = 1;
+    if (ICON_ROLES.has(role) && d.n && tag !== 'input' && (!showsWords(el) || (role === 'button' && wordsPushedOut(el)))) d.ic = 1;
     if (ICON_ROLES.has(role) && !d.n && !d.t) {
       // An unnamed icon button shows only its glyph: "edit icon" is what a person sees.
       const glyph = glyphOf(el);
@@ -201,6 +205,19 @@
       const held = heldText(el, tag);
       if (held) d.hc = held;
     }
+    if (LABELLED_ROLES.has(role) && el.id && d.n.length > LABEL_MAX) {
+      // A name made of a caption and the help text after it (aria-labelledby on a box holding
+      // both): the caption its <label> gives is the name, the rest describes it.
+      const own = labelText(labelsFor(el.getRootNode()).get(el.id));
+      if (own && d.n.startsWith(own) && !d.t) {
+        d.t = clip(d.n.slice(own.length));
+        d.n = own;
+      }
+    }
+    if (role === 'cell' || role === 'gridcell' || INTERACTIVE.has(role)) {
+      const col = columnOf(el, role);
+      if (col) d.co = col;
+    }
     if (LABELLED_ROLES.has(role) || (role === 'button' && el.hasAttribute('aria-haspopup'))) {
       // The label a person reads next to a control the page did not tie to it (a <label for>
       // overridden by aria-labelledby, a caption above a widget, a checkbox's text beside it).
@@ -209,143 +226,8 @@
     }
   }
 
-  // The icon a control draws: an icon font's ligature (Material "edit"), an icon class
-  // ("fa-trash", "bi-pencil"), a data-icon attribute (Font Awesome's svg) or an <use> sprite.
-  const ICON_CLASS = /^(?:fa[srlbdt]?|bi|glyphicon|mdi|icon|ti|ion|ri|lucide|la|octicon|codicon|feather|ph|tabler|bx|fi|gg|ki|si)-([a-z][a-z0-9-]*)$/;
-  const ICON_MODIFIER = /^(?:fw|lg|xs|sm|xl|2xs|[0-9]+x|w-[0-9]+|solid|regular|light|thin|duotone|brands|spin|pulse|inverse|border|flip.*|rotate.*|stack.*|pull-.*|inline|sharp|fill|outline|outlined|filled|rounded|size-.*|lucide)$/;
-  const LIGATURE = /^[a-z][a-z0-9_]{1,30}$/;
-  function glyphOf(el) {
-    const parts = [el, ...el.querySelectorAll('i, span, svg, use, em')].slice(0, 6);
-    for (const e of parts) {
-      const di = e.getAttribute && e.getAttribute('data-icon');
-      if (di && LIGATURE.test(di.replace(/-/g, '_'))) return di.replace(/[-_]/g, ' ');
-      const cls = typeof e.className === 'string' ? e.className : (e.getAttribute && e.getAttribute('class')) || '';
-      if (/material-(icons|symbols)/.test(cls)) {
-        const t = (e.textContent || '').trim();
-        if (LIGATURE.test(t)) return t.replace(/_/g, ' ');
-      }
-      for (const c of cls.split(/\s+/)) {
-        const m = ICON_CLASS.exec(c);
-        if (m && !ICON_MODIFIER.test(m[1])) return m[1].replace(/-/g, ' ');
-      }
-      if (e.localName === 'use') {
-        const h = (e.getAttribute('href') || e.getAttribute('xlink:href') || '').split('#')[1] || '';
-        const w = h.replace(/^(icon|i|svg|ico)[-_]/, '');
-        if (LIGATURE.test(w.replace(/-/g, '_'))) return w.replace(/[-_]/g, ' ');
-      }
-    }
-    return '';
-  }
-
-  // What a collapsed toggle holds: its <details>' content, or the region it names in
-  // aria-controls; the words of its labels, captions and controls' names (not shown, so not in
-  // the snapshot), up to NAME_MAX characters.
-  function heldText(el, tag) {
-    let region = null;
-    if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') region = el.parentElement;
-    else {
-      const ids = (el.getAttribute('aria-controls') || '').split(/\s+/).filter(Boolean);
-      const root = el.getRootNode();
-      if (ids.length && root.getElementById) region = root.getElementById(ids[0]);
-    }
-    // (a region around the toggle itself, other than its <details>, is not what it opens)
-    if (!region || (region.contains(el) && region !== el.parentElement)) return '';
-    const words = [];
-    let size = 0;
-    const walker = document.createTreeWalker(region, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n && size < NAME_MAX; n = walker.nextNode()) {
-      if (n === el || (n.nodeType === 1 && el.contains(n))) continue;
-      let t = '';
-      if (n.nodeType === 3) {
-        if (n.parentElement && n.parentElement.closest('script, style, summary')) continue;
-        t = n.data;
-      } else {
-        t = n.getAttribute('aria-label') || n.getAttribute('placeholder') || '';
-      }
-      t = t.replace(/\s+/g, ' ').trim();
-      if (t && LETTER.test(t)) { words.push(t); size += t.length + 1; }
-    }
-    return clip(words.join(' '));
-  }
-
-  const LABELLED_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'slider', 'spinbutton',
-    'checkbox', 'radio', 'switch']);
-  const LABEL_MAX = 60;
-  const LETTER = /\p{L}/u;
-  const CELLISH = new Set(['td', 'th', 'tr', 'li', 'table', 'tbody', 'ul', 'ol', 'form', 'fieldset', 'body']);
-  const HAS_CONTROL = 'input, select, textarea, button, [role], a[href]';
-  function labelText(e) {
-    const t = (e && (e.innerText || e.textContent) || '').replace(/\s+/g, ' ').trim().replace(/:$/, '');
-    return t && t.length <= LABEL_MAX && LETTER.test(t) ? t : '';
-  }
-  function captionBeside(e) {
-    // a neighbour with words of its own and no control in it: a caption; ''+stop for anything else
-    if (!e) return ['', false];
-    if (e.matches(HAS_CONTROL) || e.querySelector(HAS_CONTROL)) return ['', true];
-    const t = labelText(e);
-    if (t) return [t, true];
-    return ['', LETTER.test(e.textContent || '')];
-  }
-  // id -> its first <label for>, per document or shadow root, read once per walk (a form of a
-  // thousand fields must not search the document a thousand times)
-  const labelMaps = new Map();
-  function labelsFor(root) {
-    let map = labelMaps.get(root);
-    if (!map) {
-      map = new Map();
-      if (root.querySelectorAll) {
-        for (const l of root.querySelectorAll('label[for]')) if (!map.has(l.htmlFor)) map.set(l.htmlFor, l);
-      }
-      labelMaps.set(root, map);
-    }
-    return map;
-  }
-  function visualLabel(el, name) {
-    let t = '';
-    if (el.id) t = labelText(labelsFor(el.getRootNode()).get(el.id));
-    if (!t && !name) {
-      const wrap = el.closest('label');
-      if (wrap) t = labelText(wrap);
-    }
-    if (!t && !name) {
-      // the caption just before the control (or, for a checkbox, just after it), climbing out of
-      // wrappers without words; a table cell, list item or form is as far as it goes, and a
-      // neighbour with other words or a control ends the search
-      let cur = el;
-      const box = el.type === 'checkbox' || el.type === 'radio';
-      for (let up = 0; up < 5 && cur && !CELLISH.has(cur.localName); up++) {
-        let stop = false;
-        for (let prev = cur.previousElementSibling; prev && !t && !stop; prev = prev.previousElementSibling) {
-          [t, stop] = captionBeside(prev);
-        }
-        if (!t && box && up < 2) [t] = captionBeside(cur.nextElementSibling);
-        if (t || stop) break;
-        cur = cur.parentElement || (cur.getRootNode() && cur.getRootNode().host) || null;
-      }
-    }
-    if (!t && !name && el.getAttribute) {
-      // last resort for a bare form field: its form name, as a person would guess it from the
-      // page around it ("_filter_column" -> "filter column")
-      const nm = (el.getAttribute('name') || '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' ').trim();
-      if (nm.length > 2 && LETTER.test(nm)) t = nm.toLowerCase();
-    }
-    if (!t || t === name || (name && (name.includes(t) || t.includes(name)))) return '';
-    return clip(t);
-  }
-
-  // An icon control: named (aria-label, title, alt) but showing no word of its own - a glyph, an
-  // icon font, an emoji, an <svg> (whose <title> is not shown). find reads "trash can icon" so.
-  const ICON_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'togglebutton']);
-  const WORDISH = /[\p{L}\p{N}]/u;
-  function showsWords(el) {
-    if (!WORDISH.test(el.textContent)) return false;
-    if (!el.querySelector('svg, style, script')) return true;
-    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let t = w.nextNode(); t; t = w.nextNode()) {
-      if (WORDISH.test(t.data) && !(t.parentElement && t.parentElement.closest('svg, style, script'))) return true;
-    }
-    return false;
-  }
+  // (the walker's naming helpers, snapshot_names.js, are put here when it is loaded: snapshot.py)
+  /* @include snapshot_names.js */
 
   // computedRole costs a few microseconds a call and a data table has thousands of cells. A cell's
   // role depends only on its tag and its table (cell or gridcell), so siblings with no role
@@ -424,11 +306,13 @@
     let childDepth = depth;
     let childOwner = owner;
     if (!hidden) {
-      const clickable = SKIP_ROLE.has(role) &&
+      let clickable = SKIP_ROLE.has(role) &&
         (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0));
+      const drawn = SKIP_ROLE.has(role) ? drawnTab(el, clickable) : '';
+      if (drawn) { role = 'tab'; clickable = false; }
       const keep = clickable || (!SKIP_ROLE.has(role) && (!interactiveOnly || INTERACTIVE.has(role) || role === 'Iframe'));
       if (keep) {
-        let name = nameOf();
+        let name = drawn || nameOf();
         if (role === 'Iframe' && !name) name = clip(el.getAttribute('name') || '');
         if (clickable) {
           // A <div onclick> or focusable span: no ARIA role, but an agent can act on it.
@@ -437,6 +321,7 @@
         }
         rec = emit(el, role, name, depth, ctx);
         describe(el, role, rec);
+        if (drawn && DRAWN_TAB_ON.test(el.getAttribute('class'))) rec.sl = true;
         childDepth = depth + 1;
         childOwner = rec;
       }

@@ -19,7 +19,10 @@ from pinchtab.browser.page.nodes import Node, Snapshot
 from pinchtab.browser.page.selectors import parse_selector, pick
 from pinchtab.errors import BadRequest, NotFound
 
-WALKER_JS = resources.files("pinchtab.browser.page").joinpath("snapshot.js").read_text()
+_PAGE = resources.files("pinchtab.browser.page")
+# the walker, with its naming helpers put in at their @include line (one function, one scope)
+WALKER_JS = _PAGE.joinpath("snapshot.js").read_text().replace(
+    "/* @include snapshot_names.js */", _PAGE.joinpath("snapshot_names.js").read_text(), 1)
 
 _SERIALIZATION = {
     "serialization": "deep",
@@ -46,6 +49,7 @@ def _node(rec: dict[str, Any], backend_id: int | None) -> Node:
         placeholder=rec.get("ph"),
         label=rec.get("lb"),
         holds=rec.get("hc"),
+        column=rec.get("co"),
         description=rec.get("t"),
         section=rec.get("s"),
         parent=rec.get("p"),

@@ -392,6 +392,11 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
             k = pos.get(ref)
             if k is not None and k < len(cols):
                 column = cols[k]
+        if not column:
+            # the live snapshot names it (its tree is flat: parents are texts, not refs)
+            v = e.get("column")
+            if v:
+                column = _s(v)
         if _EXTRA_KEYS.isdisjoint(e.keys()):
             label, placeholder, title, description, text, pos, states, disabled, href, input_type, value, item = \
                 _NO_EXTRAS

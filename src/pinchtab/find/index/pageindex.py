@@ -195,6 +195,9 @@ def _shared_rows_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray,
     return _features_matrix(emb, arr, uniq, np.arange(uniq.size, dtype=np.int64), int(uniq.size))[inverse]
 
 
+_CELL_ROLES = frozenset({"cell", "gridcell"})
+
+
 def _own_parts(specs: PartCache, emb: HashingEmbedder, d: ElementDescriptor) -> tuple:
     """(own-text part ids in the order the element's vector accumulates them, name part or -1,
     name size, primary text, cacheable) of the element ``d``. Not cacheable by its texts
@@ -212,6 +215,10 @@ def _own_parts(specs: PartCache, emb: HashingEmbedder, d: ElementDescriptor) -> 
             primary = d.label or d.title or d.description or d.placeholder or d.name
         out.append(own(emb, name, F_NAME, 1.0))
     value, column = d.value, d.column
+    if column and d.role not in _CELL_ROLES:
+        # a control in a cell is named by its own words ("#1002" is not an "order"); its column
+        # is for the passes that read a cell by row and column
+        column = ""
     for text, w in ((d.label, F_LABEL), (d.placeholder, F_PLACEHOLDER), (d.title, F_TITLE),
                     (d.description, F_DESCRIPTION), (d.text, F_TEXT)):
         if text:

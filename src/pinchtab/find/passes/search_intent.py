@@ -57,6 +57,8 @@ def parse(query: str) -> tuple[str, ...] | None:
         rest = ws[2:]
     elif ws[0] in VERBS and ws[1] in _DETS:
         rest = ws[1:]
+    elif ws[0] == "search" and len(ws) == 2 and stem(ws[1]) != ws[1] and ws[1].endswith("s"):
+        rest = ws[1:]  # "search customers": a plural is as indefinite as "a customer"
     else:
         return None
     obj = tuple(stem(w) for w in rest if w not in _FILLER)
@@ -79,7 +81,9 @@ class _Fields:
             own = _words(" ".join((d.name, d.label, d.placeholder, d.title, d.description)))
             says = bool(_SAYS_SEARCH & set(own))
             self.says.append(says)
-            if d.disabled or not (d.role == "searchbox" or (d.role in _FIELD_ROLES and says)):
+            # a field in a search landmark searches too, whatever its placeholder says ("name, email")
+            says_field = says or "search" in _words(d.section)
+            if d.disabled or not (d.role == "searchbox" or (d.role in _FIELD_ROLES and says_field)):
                 continue
             self.rows.append(i)
             self.own.append(frozenset(stem(w) for w in own))
@@ -96,8 +100,9 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     if not fields.rows:
         return
     best = int(np.argmax(score))
-    if score[best] > 0 and fields.says[best] and not static[best]:
-        return  # the best match is a search control already
+    if score[best] > 0 and fields.says[best] and not static[best] and (
+            best in fields.rows or set(obj) & {stem(w) for w in _words(page.descriptors[best].name)}):
+        return  # the best match is a search control already ("Search flights"; a bare "Search" button is not)
     # the object in the field's own text ("Search in playlist") counts more than around it
     tops, top = unique_best(fields.rows, covers(obj, fields.own, fields.around))
     if top > 0 and len(tops) > 1:

@@ -9,6 +9,9 @@ field; "Run SQL", a button). This pass runs after scoring: when the query names 
 control (a strong role word) that the best match is not, an unnamed control of that kind whose
 caption (the nearest text before it, within ``REACH`` rows, and its heading) covers the query's
 other words takes its place; two that cover as much leave the scores alone.
+
+Two unnamed controls of one kind side by side are the two ends of a range (a range slider's
+handles, a date range's inputs): "end year slider handle" is the second, "start ..." the first.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ FITS = 0.8   # a role word fits a role it maps to at least this strongly
 REACH = 16   # rows back to look for a caption (a slider's tick marks come between)
 _WORD = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"^[\d\s.,:%+\-–]*$")
+# words for a range's ends
+_UPPER = frozenset(stem(w) for w in ("end", "max", "maximum", "upper", "high", "higher", "until"))
+_LOWER = frozenset(stem(w) for w in ("start", "min", "minimum", "lower", "low", "begin", "beginning"))
 
 
 @lru_cache(maxsize=4096)
@@ -82,7 +88,10 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
     roles, rest = got
     descriptors = page.descriptors
     best = int(np.argmax(score))
-    if score[best] <= 0 or descriptors[best].role in roles:
+    if score[best] <= 0:
+        return
+    if descriptors[best].role in roles:
+        _range_end(page, rest, score, best)
         return
     cands: list[tuple[float, int]] = []
     for i in page.per_page("unnamed_controls", _unnamed_rows):
@@ -95,3 +104,21 @@ def apply(page: PassPage, query: str, score: np.ndarray) -> None:
         most = max(c for c, _ in cands)
         if most == len(rest) or most >= 2:
             lift_sole_first([c for c in cands if c[0] == most], score, best)
+
+
+def _range_end(page: PassPage, rest: tuple[str, ...], score: np.ndarray, best: int) -> None:
+    """The best is one of two unnamed controls of its kind side by side: the end the query
+    names ("end", "max"; "start", "min") picks which."""
+    upper, lower = bool(_UPPER.intersection(rest)), bool(_LOWER.intersection(rest))
+    if upper == lower:
+        return
+    descriptors = page.descriptors
+    role = descriptors[best].role
+    # (the first handle may have the caption before it as its label; neither has a name)
+    pair = [j for j in (best - 1, best + 1) if 0 <= j < len(descriptors) and descriptors[j].role == role
+            and not descriptors[j].name and not descriptors[j].disabled]
+    if len(pair) != 1 or descriptors[best].name:
+        return
+    want = max(best, pair[0]) if upper else min(best, pair[0])
+    if want != best:
+        lift_sole_first([(1.0, want)], score, best)

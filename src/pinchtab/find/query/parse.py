@@ -323,8 +323,12 @@ def parse_query(query: str, literal: Callable[[str, str], bool] | None = None) -
     pq.terms = terms
     pq.shared = _shared_related(terms, f" {' '.join(query.lower().split())} ", pq.lead_verb)
     pq.icon_term = next((k for k, t in enumerate(terms) if not t.unit.phrase and not t.ctx
-                         and t.unit.words[0] in ("icon", "icons")), None) if len(terms) > 1 else None
+                         and t.unit.words[0] in _ICON_WORDS), None) if len(terms) > 1 else None
     return pq
+
+
+# words that say a control is drawn, not written: "trash icon", "the arrow that moves ..."
+_ICON_WORDS = frozenset({"icon", "icons", "arrow", "arrows"})
 
 
 def _related_keys(t: Term) -> dict[str, float]:

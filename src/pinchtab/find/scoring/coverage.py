@@ -36,7 +36,9 @@ def _icon_word(pt: PageTerms, k: int, S: np.ndarray, wl: list[float], bonus: lis
     icons = pt.icon_vec()
     if icons is None:
         return None
-    np.maximum(S[k], icons, out=S[k])
+    # an icon control fits it; a text that only says the word (a help text's "arrow button")
+    # describes one, it is not one
+    S[k] = icons
     wl[k] = W_ICON
     bonus[k] = False
     return icons

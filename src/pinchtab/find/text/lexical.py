@@ -329,6 +329,11 @@ _LEADING = frozenset({"from", "to", "via", "for", "until", "after", "before"})
 _POSSESSOR = re.compile(r"\b([^\W_]+)['’]s\b")
 
 
+_NTH = re.compile(r"^\d+(?:st|nd|rd|th)$")
+_EVERY_PERIOD = frozenset("second seconds minute minutes hour hours day days week weeks month months year years "
+                          "time times other".split())
+
+
 @lru_cache(maxsize=4096)
 def query_units(query: str) -> tuple[Unit, ...]:
     """Split a query into units; multi-word synonym and role phrases become single units."""
@@ -338,9 +343,13 @@ def query_units(query: str) -> tuple[Unit, ...]:
     possessors = set(_POSSESSOR.findall(unicodedata.normalize("NFKC", query).lower()))
     keep: list[str] = []
     owned: list[bool] = []
-    for w in ws:
+    for k, w in enumerate(ws):
         if w in _PHRASE_IGNORABLE:
             continue
+        if w == "every" and k + 1 < len(ws) and ws[k + 1] not in _EVERY_PERIOD:
+            w = "all"  # "select every customer" is "select all" ("every month" is a period)
+        elif w not in vocab.ORDINALS and _NTH.match(w):
+            w = w[:-2]  # "pick the 15th": a day of a month, past the ordinals that count elements
         keep.append(w)
         owned.append(w in possessors)
     if not keep:

@@ -38,3 +38,15 @@ def test_a_search_control_already_best_stays():
 def test_a_definite_object_is_a_thing_not_a_search():
     assert parse("find the pricing page") is None
     assert parse("browse the catalog") is None
+
+
+SEARCH_FORM = [
+    {"ref": "e0", "role": "link", "name": "Customer", "section": "Navigation"},
+    {"ref": "e1", "role": "textbox", "name": "name, email", "section": "Search"},
+    {"ref": "e2", "role": "button", "name": "Search", "section": "Search"},
+]
+
+
+def test_search_a_plural_is_the_field_of_a_search_landmark_not_its_button():
+    assert find("search customers", SEARCH_FORM)["best_ref"] == "e1"
+    assert find("search button", SEARCH_FORM)["best_ref"] == "e2"

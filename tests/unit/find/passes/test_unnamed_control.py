@@ -28,3 +28,14 @@ def test_a_labelled_control_of_the_kind_or_no_kind_word_is_left_alone():
     assert find("run sql button", PAGE)["best_ref"] == "e2"
     assert parse("minimum units") is None
     assert parse("slider") is None  # nothing to caption it by
+
+
+def test_two_unnamed_controls_side_by_side_are_a_range_s_ends():
+    page = [
+        {"ref": "e0", "role": "text", "name": "Years: 2000 .. 2020"},
+        {"ref": "e1", "role": "slider", "name": "", "label": "Years: 2000 .. 2020", "value": "2000"},
+        {"ref": "e2", "role": "slider", "name": "", "value": "2020"},
+        {"ref": "e3", "role": "textbox", "name": "Alert threshold"},
+    ]
+    assert find("end year slider handle", page)["best_ref"] == "e2"
+    assert find("start year slider", page)["best_ref"] == "e1"
