@@ -207,7 +207,7 @@ TASKS: list[Task] = [
         Step("status dropdown", "link", "pending"),
         Step("paid", "option", "paid"),
         Step("save button", "button", "Save"),
-    ], Check("order SO-900 is paid", http=lambda a: re.search(r"SO-900</td>\s*<td[^>]*>\s*paid", a.get("/admin/order/")) is not None)),
+    ], Check("order SO-900 is paid", http=lambda a: re.search(r"SO-900\s*</td>\s*<td[^>]*>\s*paid", a.get("/admin/order/")) is not None)),
     Task("flask_admin", "search customers", [
         Goto("/admin/customer/"),
         Step("search field", "textbox", "name, email", "fill", "dana"),
@@ -270,6 +270,7 @@ TASKS: list[Task] = [
         Step("Reports tab", "tab", "REPORTS"),
     ], Check("priority 5, Reports", snap=lambda s: 'slider "Priority" val="5"' in s and re.search(r'tab "REPORTS"[^\n]*selected', s) is not None)),
     # -- Panel (Bokeh web components in shadow roots): a select, a range slider, a server callback ---
+    # (the app serves one set of widgets to every page load: a value an earlier task set stays)
     Task("panel", "pick a station and update", [
         PANEL,
         Step("weather station", "combobox", "Weather station", "select", "Lima"),
@@ -279,7 +280,7 @@ TASKS: list[Task] = [
         PANEL,
         Step("start of the years range", "slider", "", "fill", "2010"),
         Step("Update chart", "button", "Update chart"),
-    ], Check("status shows 2010-2020", snap=lambda s: "Showing Oslo, 2010-2020" in s)),
+    ], Check("status shows 2010-2020", snap=lambda s: re.search(r"Showing \w+, 2010-2020", s) is not None)),
     Task("panel", "smooth the curve and open the table tab", [
         PANEL,
         Step("smooth the curve checkbox", "checkbox", ""),
