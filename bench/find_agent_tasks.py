@@ -19,7 +19,7 @@ check; a check that already holds before a task is reported as a bench error. Fo
 find agent takes, the bench prints whether find's top match was the gold element (the query, the
 element chosen and the gold), so misses can be handed to whoever works on find's scoring.
 
-    .venv/bin/python bench/find_agent_tasks.py --python /work/apps-venv/bin/python [--app NAME]
+    .venv/bin/python bench/find_agent_tasks.py --python .venv-apps/bin/python [--app NAME]
         [--task NAME] [--mode find|snapshot] [--json OUT]
 """
 
@@ -34,7 +34,6 @@ import re
 import subprocess
 import sys
 import time
-import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -558,7 +557,7 @@ def report(tasks: list[Task], results: dict[str, dict[str, Tally]]) -> None:
 
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--python", default="/work/apps-venv/bin/python", help="interpreter with the apps installed")
+    ap.add_argument("--python", default=sys.executable, help="interpreter with the apps installed")
     ap.add_argument("--app", help="only this app")
     ap.add_argument("--task", help="only tasks whose name contains this")
     ap.add_argument("--mode", choices=list(AGENTS), help="only this agent")
