@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -46,9 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from agent_loop import Element, parse_pinchtab  # noqa: E402
+from agent_loop import Element, k, parse_pinchtab, start_bridge  # noqa: E402
 from find_apps_accuracy import APPS, start_app  # noqa: E402
-from tests.fixtures.harness import free_port, wait_healthy  # noqa: E402
 
 
 # -- the tasks ---------------------------------------------------------------------------------------
@@ -128,8 +128,7 @@ def selected_options(html: str, select_name: str) -> list[str]:
 
 
 def input_tag(html: str, name: str) -> str:
-    m = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html)
-    return m.group(0) if m else ""
+    return (re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html) or [""])[0]
 
 
 def input_value(html: str, name: str) -> str | None:
@@ -506,27 +505,29 @@ async def run_app(python: str, bridge: str, app_name: str, tasks: list[Task], mo
                       f" ({agent.tally.calls} calls){' - ' + agent.tally.error if agent.tally.error else ''}",
                       file=sys.stderr)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_app(proc)
     return out
 
 
-def start_bridge() -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    # evaluate only for the checks that read a page's state (the agents never call it)
-    proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "bridge", "--port", str(port)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            env={**os.environ, "PINCHTAB_ALLOW_EVALUATE": "1"})
-    wait_healthy(url, proc, timeout=60)
-    return proc, url
-
-
-def k(n: int) -> str:
-    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+def stop_app(proc: subprocess.Popen[bytes]) -> None:
+    """The app and the servers it started (Datasette's app.py runs ``datasette serve`` as a child,
+    which outlives it otherwise)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == proc.pid:
+            children.append(int(stat.parent.name))
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    for pid in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 15)
 
 
 def report(tasks: list[Task], results: dict[str, dict[str, Tally]]) -> None:
@@ -565,6 +566,8 @@ async def main() -> None:
     args = ap.parse_args()
     tasks = [t for t in TASKS if (not args.app or t.app == args.app) and (not args.task or args.task in t.name)]
     modes = [args.mode] if args.mode else list(AGENTS)
+    # the bridge evaluates only for the checks that read a page's state (the agents never call it)
+    os.environ["PINCHTAB_ALLOW_EVALUATE"] = "1"
     bridge, url = start_bridge()
     results: dict[str, dict[str, Tally]] = {m: {} for m in modes}
     try:
