@@ -49,3 +49,35 @@ def test_list_box_options_are_in_the_interactive_snapshot(http: httpx.Client, ta
     nodes = http.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}).json()["nodes"]
     options = [n["name"] for n in nodes if n["role"] == "option"]
     assert options == ["Cheese", "Olives", "Basil"]  # the dropdown's Small and Large are its value
+
+
+def act(http: httpx.Client, tab: str, **body: str) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/action", json=body)
+
+
+def test_fill_steps_an_aria_slider_with_arrow_keys(http: httpx.Client, tab: str, pages: str) -> None:
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/widget-actions.html"}).status_code == 200
+    # its keys go to a track inside it, and it shows each value a tick after the key
+    res = act(http, tab, kind="fill", selector="#priority", value="7")
+    assert res.status_code == 200, res.text
+    assert res.json()["result"] == {"value": 7}
+    got = http.post(f"/tabs/{tab}/evaluate", json={"expression": "window.changes.join(' ')"}).json()["result"]
+    assert got == "priority=4 priority=5 priority=6 priority=7"
+    assert act(http, tab, kind="fill", selector="#priority", value="5").json()["result"] == {"value": 5}
+    # a value it cannot show is refused, with why
+    res = act(http, tab, kind="fill", selector="#units", value="23")
+    assert res.status_code == 400 and "steps over 23" in res.json()["error"] and "20 and 25" in res.json()["error"]
+    res = act(http, tab, kind="fill", selector="#priority", value="11")
+    assert res.status_code == 400 and "outside" in res.json()["error"]
+    res = act(http, tab, kind="fill", selector="#units", value="many")
+    assert res.status_code == 400 and res.json()["code"] == "bad_value"
+
+
+def test_a_click_on_an_editor_field_under_its_own_lines_reaches_the_editor(http: httpx.Client, tab: str,
+                                                                          pages: str) -> None:
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/widget-actions.html"}).status_code == 200
+    res = act(http, tab, kind="click", selector="#code")
+    assert res.status_code == 200, res.text
+    assert act(http, tab, kind="type", selector="#code", text="x").status_code == 200
+    value = http.post(f"/tabs/{tab}/evaluate", json={"expression": "document.activeElement.id + ':' + document.getElementById('code').value"})
+    assert value.json()["result"] == "code:x"

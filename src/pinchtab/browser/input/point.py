@@ -88,6 +88,16 @@ POINT_JS = r"""function (checkDisabled, checkMoving) {
   if (!ok && hit) {  // a hit inside el's shadow tree reports its host
     for (let h = hit; h; h = h.parentNode || h.host) { if (h === el) { ok = true; break; } }
   }
+  // A text field an editor or a dropdown draws over with its own face (CodeMirror 5's textarea
+  // under its lines, Select2's focus input under its choice): the cover lies within a few levels
+  // of the field's ancestors (never the page's body), and a click there reaches the same widget.
+  const ENTRY = /^(text|search|email|url|tel|password|number)$/;
+  if (!ok && hit && (el.localName === 'textarea' || el.isContentEditable || (el.localName === 'input' && ENTRY.test(el.type)))) {
+    const doc = el.ownerDocument;
+    for (let a = el.parentElement, i = 0; a && i < 3 && a !== doc.body && a !== doc.documentElement; a = a.parentElement, i++) {
+      if (a.contains(hit)) { ok = true; break; }
+    }
+  }
   const describe = (h) => {
     let d = h.localName + (h.id ? '#' + h.id : '') +
       (typeof h.className === 'string' && h.className.trim() ? '.' + h.className.trim().split(/\s+/).join('.') : '');
