@@ -88,8 +88,10 @@ def start_bridge(state_dir: Path, **security: Any) -> ServerThread:
 # in ~/.pinchtab: under pytest-xdist every worker has its own bridges, and they must not share one.
 @pytest.fixture(scope="session")
 def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a bridge with evaluate and cookies allowed (tests read page state through it)."""
-    with start_bridge(tmp_path_factory.mktemp("bridge-state"), allowEvaluate=True, allowCookies=True) as server:
+    """URL of a bridge with evaluate, cookies and screencast allowed (tests read page state through it;
+    the dashboard's live view watches it)."""
+    with start_bridge(tmp_path_factory.mktemp("bridge-state"), allowEvaluate=True, allowCookies=True,
+                      allowScreencast=True) as server:
         yield server.url
 
 
