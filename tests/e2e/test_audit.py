@@ -137,7 +137,8 @@ def test_cli_audit_and_compare_write_reports(http: httpx.Client, pages: str, tmp
     pairs = json.loads((tmp_path / "c" / "report.json").read_text())["pages"]
     # products/p1.html against audit/p1.html, a 404 page: another picture, a broken document
     assert [(p["path"], p["status"]) for p in pairs] == [("p1.html", "compared")]
-    assert {d["field"] for d in pairs[0]["drift"]} == {"brokenAssets"}
+    # loadMs is drift too when one load took over a second longer (a loaded machine): a timing, not checked
+    assert {d["field"] for d in pairs[0]["drift"]} - {"loadMs"} == {"brokenAssets"}
     assert pairs[0]["diffPercentage"] > 0 and (tmp_path / "c" / pairs[0]["diffImagePath"]).is_file()
 
 

@@ -163,32 +163,17 @@ async def test_async_server_down() -> None:
 
 @pytest.fixture(scope="module")
 def orchestrator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A `pinchtab server` without a default instance, its state in a temp dir."""
-    import os
-    import subprocess
-    import sys
-    import time
-
-    import httpx
+    """The server app without a default instance, in a thread of this process, its state in a temp dir
+    (the instance it starts is a bridge process of its own)."""
+    from pinchtab.config import load_config
+    from pinchtab.server.app import create_app
+    from tests.conftest import ServerThread
 
     port = free_port()
-    env = {**os.environ, "PINCHTAB_STATE_DIR": str(tmp_path_factory.mktemp("state"))}
-    env.pop("PINCHTAB_TOKEN", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "server", "--port", str(port), "--no-default-instance"],
-                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert proc.poll() is None and time.monotonic() < deadline, "pinchtab server did not start"
-        time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
+    config = load_config({"server": {"port": port, "stateDir": str(tmp_path_factory.mktemp("state")),
+                                     "defaultInstance": False}}, environ={})
+    with ServerThread(create_app(config), port) as server:
+        yield server.url
 
 
 def test_orchestrator_routes(orchestrator: str, pages: str) -> None:

@@ -1,5 +1,5 @@
-"""The dashboard in a real browser: a ``pinchtab server`` app serves it, with one bridge (screencast
-allowed) attached as its one instance; a tab of that bridge shows the dashboard while the API drives
+"""The dashboard in a real browser: a ``pinchtab server`` app serves it, with the session bridge
+(screencast allowed) attached as its one instance; a tab of that bridge shows the dashboard while the API drives
 another. Every check waits on a condition in the dashboard's page (``/wait``), none on time."""
 
 from __future__ import annotations
@@ -12,22 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, start_bridge
+from tests.conftest import ServerThread
 from tests.fixtures.harness import free_port
 
 AGENT = "dash-tester"
-
-
-@pytest.fixture(scope="module")
-def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with start_bridge(tmp_path_factory.mktemp("dash-bridge"), allowEvaluate=True, allowScreencast=True) as srv:
-        yield srv.url
-
-
-@pytest.fixture(scope="module")
-def http(bridge: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=bridge, timeout=60) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from tests.conftest import ServerThread  # noqa: E402
 from tests.fixtures.harness import free_port  # noqa: E402
 
-FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "4"))
-FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "2"))
+FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "2"))
+FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "1"))
 # Left out: operations that wait as long as asked (up to 30 s), restart the browser or start more
 # browsers: they are bounded and tested on their own; fuzzing them would only spend CI minutes.
 EXCLUDED = r"(/wait$|/browser/restart$|^/instances/start$|/instances/\{instance_id\}/(start|restart)$)"

@@ -78,7 +78,11 @@ def test_the_endpoint_needs_the_token(mcp_url: str, headers: dict[str, str]) -> 
 
 
 def test_http_transport_refuses_to_start_without_a_token() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
-    out = subprocess.run([sys.executable, "-m", "pinchtab", "mcp", "--transport", "http", "--port", str(free_port())],
-                         capture_output=True, text=True, timeout=120, env=env)
-    assert out.returncode != 0 and "needs a token" in out.stderr
+    # In process: the command refuses before it serves (the fixture above runs the real entry point).
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    unset = {k: None for k in os.environ if k.startswith("PINCHTAB_")}
+    out = CliRunner().invoke(main, ["mcp", "--transport", "http", "--port", str(free_port())], env=unset)
+    assert out.exit_code != 0 and "needs a token" in out.stderr
