@@ -56,6 +56,10 @@ def test_an_answer_with_a_page_after_it_drops_the_echo_and_keeps_news() -> None:
     batch = {"success": True, "results": [{"success": True, "kind": "fill", "ref": "e3"},
                                           {"success": True, "kind": "select", "ref": "e5", "result": {"value": "Pro"}}]}
     assert news(batch) == {}
+    # a step that navigated names the page; the outline's header names the one the batch ended on
+    batch = {"success": True, "results": [{"success": True, "kind": "click", "ref": "e3", "url": "http://h/b",
+                                           "title": "B"}]}
+    assert news(batch) == {}
     failed = {"results": [{"index": 0, "success": False, "error": "boom"}], "total": 1, "successful": 0, "failed": 1}
     assert news(failed) == failed
 

@@ -367,6 +367,14 @@ class Tab:
                 "navigation_timeout",
             ) from None
 
+    async def loaded(self, loader: str, deadline: float) -> bool:
+        """Wait until the document of ``loader`` has loaded, at most until ``deadline``."""
+        try:
+            await self._wait_lifecycle(loader, "load", deadline, "page")
+        except Timeout:
+            return False
+        return True
+
     async def wait_for_selector(self, selector: str, deadline: float, what: str = "page") -> None:
         from pinchtab.browser.content.reading import wait_until
 

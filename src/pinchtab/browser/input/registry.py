@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.core.action_navigation import ActionNavigation
 from pinchtab.browser.input.dispatch import frame_to_viewport
 from pinchtab.browser.input.target import Target, resolve_target
 from pinchtab.browser.page.ref_recovery import recover_ref
@@ -54,15 +55,28 @@ async def perform_once(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> d
         spec = await frame_to_viewport(tab, spec)
     target = await resolve_target(tab, spec)
 
+    landed: tuple[str, str] | None = None  # the URL and title of the page a navigation led to
+
     async def run() -> dict[str, Any] | None:
+        nonlocal landed
+        # waitNav: wait up to its grace for a navigation, a timeout failing; without it, wait only
+        # for one the input started at once, so that the answer and its snap are of the new page.
         navigation = tab.next_navigation() if spec.wait_nav else None
+        watch = None if spec.wait_nav else ActionNavigation(tab)
         try:
             result = await _run(tab, spec, target)
             if navigation is not None:
-                await tab.wait_for_navigation(timeout_ms=timeout_ms, started=navigation)
+                navigated = await tab.wait_for_navigation(timeout_ms=timeout_ms, started=navigation)
+            else:
+                assert watch is not None
+                navigated = await watch.settle(timeout_ms / 1000)
         finally:
+            if watch is not None:
+                watch.stop()
             if navigation is not None and not navigation.done():
                 navigation.cancel()
+        if navigated:
+            landed = await tab.location()
         return result
 
     # A dialog the action opens is answered by dialogAction, else by the tab's policy.
@@ -74,6 +88,8 @@ async def perform_once(tab: "Tab", spec: ActionRequest, *, timeout_ms: int) -> d
         out["result"] = result
     if dialog:
         out["dialog"] = dialog
+    if landed:
+        out["url"], out["title"] = landed
     return out
 
 

@@ -117,8 +117,9 @@ def news(answer: dict[str, Any], dialog_action: str | None = None) -> dict[str, 
                          if k != "url" and not (k == "action" and v == dialog_action)}
     results = out.pop("results", None)
     if isinstance(results, list):
-        results = [{k: v for k, v in r.items() if not (k == "result" and r.get("kind") == "select")}
-                   if isinstance(r, dict) else r for r in results]
+        # a step's url and title (the page it led to): the outline's header names the last one
+        results = [{k: v for k, v in r.items() if not (k == "result" and r.get("kind") == "select")
+                    and k not in ("url", "title")} if isinstance(r, dict) else r for r in results]
         kept = [{k: v for k, v in r.items() if k != "success" or v is not True} for r in results
                 if isinstance(r, dict) and (r.get("success") is not True or set(r) - {"success", "kind", "ref", "index"})]
         if kept:
