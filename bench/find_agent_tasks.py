@@ -248,7 +248,7 @@ TASKS: list[Task] = [
     ], Check("Feb 1 and Line", snap=lambda s: 'val="2026-02-01"' in s and "[x] Line" in s)),
     Task("dash", "switch to the Forecast tab", [
         DASH,
-        Step("Forecast tab", "text", "Forecast"),
+        Step("Forecast tab", "tab", "Forecast"),
     ], Check("Forecast selected", js="document.querySelector('.tab--selected')?.textContent === 'Forecast'")),
     # -- NiceGUI (Quasar): a select with a popup list, a switch, an expansion, a slider ---------------
     Task("nicegui", "choose a team", [
@@ -282,7 +282,7 @@ TASKS: list[Task] = [
     Task("panel", "smooth the curve and open the table tab", [
         PANEL,
         Step("smooth the curve checkbox", "checkbox", ""),
-        Step("Table tab", "clickable", "Table"),
+        Step("Table tab", "tab", "Table"),
     ], Check("smoothing on, Table tab", snap=lambda s: re.search(r"checkbox \[x\]", s) is not None and "Rows by year" in s)),
 ]
 

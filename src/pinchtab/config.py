@@ -130,7 +130,8 @@ class BrowserConfig(_Section):
     max_snapshot_nodes: int = Field(10000, ge=100, le=1000000)
     # How long a click, double click, hover or form action waits for its target to become
     # actionable (visible, in view, not moving, not covered by an overlay that is closing, enabled)
-    # before it answers why not (element_occluded, element_disabled, ...). 0: no wait.
+    # before it answers why not (element_occluded, element_disabled, ...); also how long a click on
+    # a control that opens or shuts something waits for it to report the other state. 0: no wait.
     actionability_wait_ms: int = Field(1000, ge=0, le=60000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)

@@ -81,3 +81,21 @@ def test_a_click_on_an_editor_field_under_its_own_lines_reaches_the_editor(http:
     assert act(http, tab, kind="type", selector="#code", text="x").status_code == 200
     value = http.post(f"/tabs/{tab}/evaluate", json={"expression": "document.activeElement.id + ':' + document.getElementById('code').value"})
     assert value.json()["result"] == "code:x"
+
+
+def test_a_click_on_a_section_its_server_opens_answers_once_it_is_open(http: httpx.Client, tab: str,
+                                                                       pages: str) -> None:
+    # the page flips aria-expanded 300 ms after the click (a server's round trip): a look right
+    # after the click's answer sees the section open, so an agent does not click it shut again
+    assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/late-disclosure.html"}).status_code == 200
+
+    def section() -> dict:
+        nodes = http.get(f"/tabs/{tab}/snapshot").json()["nodes"]
+        return next(n for n in nodes if n["role"] == "button" and "Advanced options" in n["name"])
+
+    assert section()["expanded"] is False
+    assert act(http, tab, kind="click", ref=section()["ref"]).status_code == 200
+    assert section()["expanded"] is True
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": "document.getElementById('more').hidden"}).json()["result"] is False
+    assert act(http, tab, kind="click", ref=section()["ref"]).status_code == 200
+    assert section()["expanded"] is False

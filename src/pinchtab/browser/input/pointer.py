@@ -10,12 +10,14 @@ pointer events; when the page starts an HTML5 drag (draggable elements), Chromiu
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from pinchtab.browser.input.dispatch import VIEWPORT_JS, mouse_event, send_clicks, state
 from pinchtab.browser.input.point import center, point
 from pinchtab.browser.input.registry import action
 from pinchtab.browser.input.target import Target, on_node, resolve_target
+from pinchtab.browser.page.refs import StaleRef
 from pinchtab.errors import BadRequest
 from pinchtab.models import ActionRequest
 
@@ -53,13 +55,48 @@ DISPATCH_CLICK_JS = r"""function (button) {
 }"""
 
 
+# Whether a disclosure control (aria-expanded, <details>, its <summary>) is open now.
+EXPANDED_JS = r"""function () {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el || !el.isConnected) return {};
+  const a = el.getAttribute('aria-expanded');
+  if (a === 'true' || a === 'false') return { expanded: a === 'true' };
+  if (el.localName === 'details') return { expanded: el.open };
+  const up = el.parentElement;
+  if (el.localName === 'summary' && up && up.localName === 'details') return { expanded: up.open };
+  return {};
+}"""
+
+
 @action("click")
 async def click(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any] | None:
     if spec.mode:
         return await _click_in_mode(tab, spec, target)
     x, y = await point(tab, target, check_disabled=True)
+    # a section or menu the click opens or shuts: its state before, to see the click land
+    before = await _expanded(tab, target) if target.node is not None and target.node.expanded is not None else None
     await send_clicks(tab, x, y, 1, spec.modifiers)
+    if before is not None:
+        await _until_toggled(tab, target, before)
     return None
+
+
+async def _expanded(tab: "Tab", target: Target) -> bool | None:
+    try:
+        return (await on_node(tab, target, EXPANDED_JS)).get("expanded")
+    except StaleRef:  # the click took the page away, or redrew the control
+        return None
+
+
+async def _until_toggled(tab: "Tab", target: Target, before: bool) -> None:
+    """Until the control reports the other state, for up to the actionability wait. An app that
+    opens a section through its server (NiceGUI, Dash) flips aria-expanded a round trip after the
+    click: an agent that looked at once saw it still collapsed and clicked it again, shutting it."""
+    deadline = time.monotonic() + tab.actionability_wait_s
+    while time.monotonic() < deadline:
+        if await _expanded(tab, target) in (not before, None):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def _click_in_mode(tab: "Tab", spec: ActionRequest, target: Target) -> dict[str, Any]:
