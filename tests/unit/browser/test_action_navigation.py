@@ -70,3 +70,13 @@ async def test_what_is_not_this_pages_navigation_is_not_waited_for() -> None:
                                    ("Page.frameStoppedLoading", {"frameId": "F"}))
     assert not await _settle_after(tab)
     assert tab.loaded_loaders == []
+
+
+async def test_a_browser_page_a_key_opened_is_not_waited_for() -> None:
+    # Control+H shows chrome://history in the tab: the UI guard takes the tab back; waiting for
+    # that page to load answered the press with tab_closed.
+    tab = FakeTab()
+    assert not await _settle_after(tab, ("Page.frameStartedLoading", {"frameId": "F"}),
+                                   later=(("Page.frameNavigated",
+                                           {"frame": {"id": "F", "loaderId": "L4", "url": "chrome://history/"}}),))
+    assert tab.loaded_loaders == []

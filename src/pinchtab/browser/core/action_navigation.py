@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pinchtab.browser.core.ui_guard import is_browser_ui
+
 if TYPE_CHECKING:
     from pinchtab.browser.core.tab import Tab
 
@@ -64,7 +66,8 @@ class ActionNavigation:
     def _on_navigated(self, params: dict[str, Any]) -> None:
         frame = params.get("frame", {})
         if not frame.get("parentId"):
-            self._end(frame.get("loaderId") or "")
+            # A browser page (Control+H's history) is the UI guard's to take back: no new page to wait for.
+            self._end("" if is_browser_ui(frame.get("url")) else frame.get("loaderId") or "")
 
     def _start(self) -> None:
         if not self.started.done():
