@@ -12,6 +12,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _local = threading.local()
+# A loop over elements checks every 64th (a mask: ``if not i & CHECK_EVERY``): a check per
+# element was 4 calls per element of find's index build, ~14% of it.
+CHECK_EVERY = 63
 
 
 class Cancelled(BaseException):

@@ -16,7 +16,7 @@ import collections.abc as _abc
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Mapping
 
-from ...cancellation import checkpoint
+from ...cancellation import CHECK_EVERY, checkpoint
 
 __all__ = ["ElementDescriptor", "build_descriptors", "TEXT_FIELDS"]
 
@@ -220,8 +220,9 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     raw: list[Mapping] = []
     refs: list[str] = []
     by_ref: dict[str, Mapping] = {}
-    for el in elements or ():
-        checkpoint()  # between elements: a request that gave up stops the build here
+    for n, el in enumerate(elements or ()):
+        if not n & CHECK_EVERY:  # a request that gave up stops the build here, between elements
+            checkpoint()
         if type(el) is not dict and not isinstance(el, _abc.Mapping):
             continue
         v = el.get("ref")
@@ -239,8 +240,9 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     roles: list[str] = []
     role_by_ref: dict[str, str] = {}
     children: dict[str, list[str]] = {}  # children in document order, for table columns
-    for e, ref in zip(raw, refs):
-        checkpoint()
+    for n, (e, ref) in enumerate(zip(raw, refs)):
+        if not n & CHECK_EVERY:
+            checkpoint()
         p = e.get("parent")
         if type(p) is str or isinstance(p, str):
             pr = p if p in by_ref and p != ref else ""
@@ -355,7 +357,8 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     cells_of: dict[str, dict[str, int]] = {}
     out: list[ElementDescriptor] = []
     for idx, e in enumerate(raw):
-        checkpoint()
+        if not idx & CHECK_EVERY:
+            checkpoint()
         ref = refs[idx]
         role = raw_roles[idx]
         v = e.get("name")

@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from ... import heap
-from ...cancellation import checkpoint
+from ...cancellation import CHECK_EVERY, checkpoint
 from ..text import vocab
 from ..weights import (
     CONTAINER_PRIOR,
@@ -260,7 +260,8 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     rnum: list[int] = []                # element -> number
 
     for i, d in enumerate(desc):
-        checkpoint()  # between elements: a request that gave up stops the build here
+        if not i & CHECK_EVERY:  # a request that gave up stops the build here, between elements
+            checkpoint()
         rk = (d.role, d.disabled, d.interactive)
         r = roles.get(rk)
         if r is None:
