@@ -15,6 +15,7 @@ by bisection: its lines are sorted by their key ``word.pos``; nothing is parsed 
 from __future__ import annotations
 
 import gzip
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -116,10 +117,13 @@ class WordNet:
 
 
 _LOADED: list[WordNet] = []
+_LOADING = threading.Lock()  # finds run on worker threads: two first weak queries open it once
 
 
 def load() -> WordNet:
     """The shipped table, decompressed on the first call (once per process)."""
     if not _LOADED:
-        _LOADED.append(WordNet.from_file(TABLE_PATH))
+        with _LOADING:
+            if not _LOADED:
+                _LOADED.append(WordNet.from_file(TABLE_PATH))
     return _LOADED[0]

@@ -204,3 +204,15 @@ def test_only_weak_short_queries_are_reworded(wn):
     assert paraphrase.applies("perks", 0.0)
     assert not paraphrase.applies("perks", paraphrase.REWORD_BELOW)
     assert not paraphrase.applies(" ".join(["perks"] * (paraphrase.REWORD_MAX_WORDS + 1)), 0.0)
+
+
+def test_the_table_is_opened_once_across_threads(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    opened = []
+    real = wordnet.WordNet.from_file
+    monkeypatch.setattr(wordnet, "_LOADED", [])
+    monkeypatch.setattr(wordnet.WordNet, "from_file", classmethod(lambda cls, p: opened.append(p) or real(p)))
+    with ThreadPoolExecutor(4) as pool:
+        tables = list(pool.map(lambda _: wordnet.load(), range(8)))
+    assert len(opened) == 1 and all(t is tables[0] for t in tables)
