@@ -38,10 +38,12 @@ def test_the_wheel_carries_every_resource_and_its_metadata(installed: Install) -
     assert resources <= names, resources - names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert any(n.endswith("licenses/src/pinchtab/audit/vendor/axe-core-LICENSE.txt") for n in names)
-    assert meta["License-Expression"] == "MIT AND MPL-2.0"  # axe-core (audits) is MPL-2.0
+    assert any(n.endswith("licenses/src/pinchtab/find/text/data/wordnet-3.0-LICENSE.txt") for n in names)
+    assert "pinchtab/find/text/data/wordnet-3.0.tsv.gz" in names  # find's paraphrase table
+    # axe-core (audits) is MPL-2.0; find's WordNet table is under Princeton's licence
+    assert meta["License-Expression"] == "MIT AND MPL-2.0 AND LicenseRef-WordNet"
     assert meta["Author"] and meta["Keywords"] and "Typing :: Typed" in meta.get_all("Classifier")
-    # The one extra is a run-time option (find's WordNet rewording); test tools belong in dependency groups.
-    assert meta.get_all("Provides-Extra") == ["wordnet"], meta.get_all("Provides-Extra")
+    assert not meta.get_all("Provides-Extra"), "test tools belong in dependency groups, not extras"
 
 
 def test_the_installed_package_is_the_wheels_and_its_dependencies_are_met(installed: Install) -> None:

@@ -165,7 +165,7 @@ class ElementIndex:
 
     def _reworded(self, query: str, result: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
         """The answer to ``query`` reworded in the page's words (:mod:`.text.paraphrase`, with
-        WordNet installed), its scores discounted by how loose the rewording is, when that beats
+        WordNet), its scores discounted by how loose the rewording is, when that beats
         the weak ``result``; else ``result``."""
         page = self._pass_page.per_page("paraphrase_words", lambda descs: paraphrase.page_words(descs, self._page.static))
         rw = paraphrase.rewrite(self._plan(query.strip()).text, page)

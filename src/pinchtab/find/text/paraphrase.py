@@ -2,8 +2,8 @@
 
 "perks" on a careers page with a "Benefits" link, "how much electricity am I using" with an
 "Energy usage" link, "I'm going out" with a "Leaving home" scene: no word, stem or synonym of
-find's own vocabulary is shared, so nothing matches. WordNet (:mod:`.wordnet`, optional) relates
-them. A query word no element has anywhere (own text or context) is replaced by the word of a
+find's own vocabulary is shared, so nothing matches. WordNet (:mod:`.wordnet`, a table shipped
+with find) relates them. A query word no element has anywhere (own text or context) is replaced by the word of a
 control's own text that WordNet relates to it most closely: a synonym of one of its two most
 frequent senses (or the head of a multi-word synonym: "fringe benefit" -> "benefit"), a
 derivation or similar adjective, or the hypernym of a noun's first sense. Never one WordNet names
@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from . import lexical, vocab
 from . import wordnet as wordnet_mod
 
-__all__ = ["Rewrite", "PageWords", "applies", "available", "page_words", "rewrite", "STRENGTH"]
+__all__ = ["Rewrite", "PageWords", "applies", "page_words", "rewrite", "STRENGTH"]
 
 # a query whose best answer scores below this is reworded and asked again (measured: 0.3 won one
 # query less, 0.52 lost one); a long query is a description, not a wording to swap words in
@@ -64,14 +64,9 @@ class Rewrite:
     swaps: tuple[tuple[str, str], ...]   # (query word, page word)
 
 
-def available() -> bool:
-    """Whether WordNet is installed (else find never rewords)."""
-    return wordnet_mod.load() is not None
-
-
 def applies(query: str, best_score: float) -> bool:
     """Whether a query whose best answer scored ``best_score`` is to be reworded."""
-    return best_score < REWORD_BELOW and len(query.split()) <= REWORD_MAX_WORDS and available()
+    return best_score < REWORD_BELOW and len(query.split()) <= REWORD_MAX_WORDS
 
 
 def page_words(descriptors: Sequence, static: Iterable[bool]) -> PageWords:
@@ -111,10 +106,8 @@ def _candidates(wn: wordnet_mod.WordNet, word: str) -> list[tuple[str, float]]:
 
 def rewrite(query: str, page: PageWords, wn: wordnet_mod.WordNet | None = None) -> Rewrite | None:
     """``query`` with each word no element has replaced by the control word WordNet relates to
-    it most closely, or None (no such word, no WordNet installed, or too loose a rewording)."""
+    it most closely, or None (no such word, or too loose a rewording)."""
     wn = wn or wordnet_mod.load()
-    if wn is None:
-        return None
     out: list[str] = []
     swaps: list[tuple[str, str]] = []
     strengths: list[float] = []

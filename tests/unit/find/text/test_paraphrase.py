@@ -1,6 +1,10 @@
 """Queries reworded in the page's words through WordNet (find.text.wordnet, find.text.paraphrase),
-on a small WordNet database written here in WordNet's own file format."""
+on a small WordNet database written here in WordNet's own file format and made into a table by
+scripts/build_wordnet_table.py, and on the table find ships."""
 
+import gzip
+import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -8,6 +12,19 @@ import pytest
 from pinchtab.find import ElementIndex
 from pinchtab.find.index.descriptors import build_descriptors
 from pinchtab.find.text import paraphrase, wordnet
+
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def _build_script():
+    spec = importlib.util.spec_from_file_location("build_wordnet_table", ROOT / "scripts" / "build_wordnet_table.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses and friends look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+build = _build_script()
 
 # synset id -> (pos, lemmas, pointers (symbol, target id)); the first lemma's senses are listed
 # in this order in the index, so "perk"'s first sense is p1
@@ -26,6 +43,8 @@ SYNSETS = {
     "tp": ("n", ["time_period", "period"], []),
     "bi": ("n", ["birth"], [("@", "bg")]),
     "bg": ("n", ["beginning", "start"], []),
+    "gs": ("n", ["goose"], [("@", "bd")]),
+    "bd": ("n", ["bird"], []),
 }
 SENSE_ORDER = {"collect": ["c2", "c3", "c1"]}  # most frequent first
 HEADER = "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
@@ -63,17 +82,23 @@ def write_wordnet(root: Path, newline: str = "\n") -> Path:
     return root
 
 
+def table_of(db_dir: Path) -> wordnet.WordNet:
+    lines = build.table_lines(build.Database(db_dir))
+    return wordnet.WordNet(("\n".join(lines) + "\n").encode())
+
+
 @pytest.fixture(params=["\n", "\r\n"], ids=["lf", "crlf"])
 def wn(tmp_path, request, monkeypatch):
-    db = wordnet.WordNet(write_wordnet(tmp_path / "wordnet-3.0", request.param))
+    db = table_of(write_wordnet(tmp_path / "wordnet-3.0", request.param))
     monkeypatch.setattr(wordnet, "_LOADED", [db])
     return db
 
 
 def test_lookups_by_bisection(wn):
-    assert wn.lemmas("perks", "n") == ["perk"]
-    assert wn.lemmas("going", "v") == ["go"]
-    assert wn.lemmas("zebra", "n") == []
+    assert wn.lemmas("perks", "n") == ("perk",)
+    assert wn.lemmas("going", "v") == ("go",)
+    assert wn.lemmas("geese", "n") == ("goose",)  # an exception list's inflection
+    assert wn.lemmas("zebra", "n") == ()
     related = {(r.lemma, r.kind) for r in wn.related("perks")}
     assert {("perquisite", "syn"), ("fringe_benefit", "syn"), ("benefit", "hyper")} <= related
     assert wn.antonyms("upgrade") == {"downgrade"}
@@ -86,12 +111,36 @@ def test_rare_senses_are_not_related(wn):
     assert "gather" in lemmas and "pray" not in lemmas
 
 
-def test_no_wordnet_installed(monkeypatch):
-    monkeypatch.setattr(wordnet, "_LOADED", [None])
-    assert not paraphrase.available()
-    page = paraphrase.page_words(build_descriptors(PAGE), [False] * len(PAGE))
-    assert paraphrase.rewrite("perks", page) is None
-    assert ElementIndex(PAGE).find("perks")["best_ref"] == ""
+def test_every_line_is_found_by_bisection(wn):
+    keys = [line.split(b"\t", 1)[0] for line in wn.blob.splitlines()]
+    assert keys == sorted(keys) and len(keys) > 10
+    for k in keys:
+        assert wordnet._line(wn.blob, k).split(b"\t", 1)[0] == k
+    for missing in (b"", b"a", b"aardvark.n", b"perk.v", b"zzz.n", keys[-1] + b"x"):
+        assert wordnet._line(wn.blob, missing) is None
+
+
+def test_long_lemmas_stay_out(tmp_path):
+    SYNSETS["l1"] = ("n", ["acne", "disease_of_the_skin", "skin_disease"], [])
+    try:
+        wn = table_of(write_wordnet(tmp_path / "wordnet-3.0"))
+    finally:
+        del SYNSETS["l1"]
+    assert [r.lemma for r in wn.related("acne")] == ["skin_disease"]  # four words are no wording of a query
+
+
+def test_the_shipped_table(monkeypatch):
+    # decompressed once, on first use, and small: what the wheel carries
+    monkeypatch.setattr(wordnet, "_LOADED", [])
+    assert wordnet.TABLE_PATH.stat().st_size < 3_000_000
+    assert (wordnet.TABLE_PATH.parent / "wordnet-3.0-LICENSE.txt").read_text().startswith("WordNet Release 3.0")
+    wn = wordnet.load()
+    assert wordnet.load() is wn and len(wn.blob) == len(gzip.decompress(wordnet.TABLE_PATH.read_bytes()))
+    assert {("fringe_benefit", "syn"), ("benefit", "hyper")} <= {(r.lemma, r.kind) for r in wn.related("perks")}
+    assert "downgrade" in wn.antonyms("upgrade") and wn.lemmas("geese", "n") == ("goose",)
+    assert wn.related("qwxz") == [] and wn.antonyms("qwxz") == set()
+    # find uses it with no extra installed
+    assert ElementIndex(PAGE).find("perks")["best_ref"] == "e0"
 
 
 PAGE = [
@@ -155,3 +204,15 @@ def test_only_weak_short_queries_are_reworded(wn):
     assert paraphrase.applies("perks", 0.0)
     assert not paraphrase.applies("perks", paraphrase.REWORD_BELOW)
     assert not paraphrase.applies(" ".join(["perks"] * (paraphrase.REWORD_MAX_WORDS + 1)), 0.0)
+
+
+def test_the_table_is_opened_once_across_threads(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    opened = []
+    real = wordnet.WordNet.from_file
+    monkeypatch.setattr(wordnet, "_LOADED", [])
+    monkeypatch.setattr(wordnet.WordNet, "from_file", classmethod(lambda cls, p: opened.append(p) or real(p)))
+    with ThreadPoolExecutor(4) as pool:
+        tables = list(pool.map(lambda _: wordnet.load(), range(8)))
+    assert len(opened) == 1 and all(t is tables[0] for t in tables)
