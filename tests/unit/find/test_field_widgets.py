@@ -95,3 +95,12 @@ def test_a_weak_role_word_before_a_role_says_which_one() -> None:
     assert dropdown.role == "dropdown"
     assert parse_query("dialog").terms[0].role == "dialog"
     assert parse_query("close the dialog").terms[-1].role == "dialog"
+
+
+def test_select_after_what_it_holds_is_a_dropdown() -> None:
+    *_, select = parse_query("open the product select").terms
+    assert select.role == "dropdown"
+    assert parse_query("select dana").terms[0].role is None       # the verb
+    assert parse_query("click to select").terms[-1].role is None  # after a stop word: the verb
+    els = _dash_controls()
+    assert find("the region select", els)["best_ref"] == "e1"
