@@ -519,3 +519,22 @@ def test_drawn_tabs_hidden_labels_dual_lists_and_columns(http: httpx.Client, tab
     # the interactive snapshot keeps the drawn tabs
     inter = snap(http, tab, filter="interactive")["nodes"]
     assert [n["name"] for n in inter if n["role"] == "tab"] == ["Overview", "Forecast"]
+
+
+def test_field_shortcuts_and_a_dropdown_drawn_as_a_button(http: httpx.Client, tab: str, pages: str) -> None:
+    # an icon link drawn by a child with a tooltip is described by it; a "Now" beside each time
+    # field is told apart by the field; a button showing its list's value is the dropdown its label names
+    open_page(http, tab, f"{pages}/field-shortcuts.html")
+    nodes = snap(http, tab)["nodes"]
+    links = [n for n in nodes if n["role"] == "link"]
+    assert [n["name"] for n in links] == ["Today", "", "Now", ""] * 2
+    found = {q: http.post(f"/tabs/{tab}/find", json={"query": q}).json()["best_ref"]
+             for q in ("now link for the last login time", "now for the date joined time",
+                       "clock for the last login time", "calendar for date joined", "region dropdown",
+                       "choose a time")}
+    assert found["choose a time"] == links[3]["ref"]
+    assert found["now link for the last login time"] == links[2]["ref"]
+    assert found["now for the date joined time"] == links[6]["ref"]
+    assert found["clock for the last login time"] == links[3]["ref"]
+    assert found["calendar for date joined"] == links[5]["ref"]
+    assert found["region dropdown"] == ref_of({"nodes": nodes}, "button", "North")

@@ -198,6 +198,13 @@
       // An unnamed icon button shows only its glyph: "edit icon" is what a person sees.
       const glyph = glyphOf(el);
       if (glyph) { d.t = glyph + ' icon'; d.ic = 1; }
+      else {
+        // an icon drawn by a child that carries the tooltip (Django's calendar and clock links:
+        // <a><span class="date-icon" title="Choose a Date"></span></a>), which Chromium's name skips
+        const tip = el.querySelector('[title]');
+        const said = tip ? tip.getAttribute('title').trim() : '';
+        if (said) { d.t = clip(said); d.ic = 1; }
+      }
     }
     if (d.e === false) {
       // A collapsed section hides what a person is looking for: say what it holds, so "last login"

@@ -12,6 +12,7 @@ preceding heading, when the snapshot provides it) is used as context too.
 
 from __future__ import annotations
 
+import collections
 import collections.abc as _abc
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Mapping
@@ -215,6 +216,57 @@ def _extras(e: Mapping) -> tuple:
             texts.get("text", ""), pos, states, disabled, href, input_type, value, item)
 
 
+_FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "textarea", "input"})
+_SHORTCUT_ROLES = frozenset({"link", "button"})
+_BESIDE_WORDS = 1   # "Today", "Now", "Clear", "Go": the shortcuts a form puts after a field
+_BESIDE_REACH = 6   # rows back from a shortcut to its field
+
+
+def _depth(e: Mapping) -> int | None:
+    d = e.get("depth")
+    return d if type(d) is int else None
+
+
+def _beside_fields(raw: list[Mapping], roles: list[str]) -> dict[int, str]:
+    """Row -> the field a shortcut sits beside: a link or button of one word or none ("Today",
+    "Now", a calendar icon) right after a text field, at its depth with nothing between but
+    other such shortcuts and separators ("|"), is that field's shortcut; the field's label, and
+    the caption just before it ("Time:"), say which one ("the now link for the last login
+    time"). Needs the snapshot's depths."""
+    out: dict[int, str] = {}
+    for i, r in enumerate(roles):
+        if r not in _SHORTCUT_ROLES:
+            continue
+        e = raw[i]
+        d = _depth(e)
+        if d is None or len(_s(e.get("name")).split()) > _BESIDE_WORDS or e.get("column"):
+            continue  # (a control in a table's column is that column's: "filter the units column")
+        parent = e.get("parent")
+        for j in range(i - 1, max(-1, i - 1 - _BESIDE_REACH), -1):
+            f, dj = raw[j], _depth(raw[j])
+            if dj is not None and dj > d:
+                continue  # inside a sibling
+            if dj != d or f.get("parent") != parent:
+                break
+            if roles[j] in _FIELD_ROLES:
+                words = [_s(f.get("label")) or _s(f.get("name")) or _s(f.get("placeholder"))]
+                c = raw[j - 1] if j else None
+                if c is not None and roles[j - 1] in ("text", "statictext") and _depth(c) == d \
+                        and len(_s(c.get("name")).split()) <= _BESIDE_WORDS:
+                    words.append(_s(c.get("name")).rstrip(":"))
+                out[i] = " ".join(w for w in words if w)
+                break
+            if roles[j] in _SHORTCUT_ROLES and len(_s(f.get("name")).split()) <= _BESIDE_WORDS:
+                continue
+            if roles[j] in ("text", "statictext") and not any(ch.isalnum() for ch in _s(f.get("name"))):
+                continue
+            break
+    # only where it tells repeated shortcuts apart (a "Now" beside each time field): a single
+    # "Go" or "Search" after a field needs no field to be found, and may well not be its
+    seen = collections.Counter((roles[i], _s(raw[i].get("name"))) for i in out)
+    return {i: t for i, t in out.items() if seen[(roles[i], _s(raw[i].get("name")))] > 1}
+
+
 def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
     """Snapshot element dicts -> descriptors (document order kept, ref-less entries skipped)."""
     raw: list[Mapping] = []
@@ -313,6 +365,8 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
                 v = e.get(key)
                 if isinstance(v, str) and v in dialog_names and v not in by_ref:
                     dialog_of[i] = dialog_of.get(i, False) or dialog_names[v]
+
+    beside = _beside_fields(raw, roles)
 
     # what an element contributes to its descendants' context (memoised: siblings share parents)
     node_info: dict[str, tuple] = {}
@@ -415,6 +469,8 @@ def build_descriptors(elements: Iterable[Any]) -> list[ElementDescriptor]:
             in_dialog = True
         v = e.get("heading")
         heading = "" if v is None else _s(v)
+        if not item and idx in beside:
+            item = beside[idx]
         out.append(
             _make(
                 ref, role, name, value, label, placeholder, title, description, text if text != name else "", href,

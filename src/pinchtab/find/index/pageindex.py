@@ -198,6 +198,17 @@ def _shared_rows_matrix(emb: HashingEmbedder, arr: PartArrays, pids: np.ndarray,
 _CELL_ROLES = frozenset({"cell", "gridcell"})
 
 
+def matching_role(d: ElementDescriptor) -> str:
+    """The role role words are matched against: a button that opens a list and shows the value
+    chosen in it (Dash's and react-select's dropdowns: its name is "North", the field's label
+    "Region" beside it, and it says whether its list is open) is the dropdown a person names,
+    not a button."""
+    role = d.role.lower()
+    if role == "button" and type(d.states.get("expanded")) is bool and d.label and d.label.lower() != d.name.lower():
+        return "combobox"
+    return role
+
+
 def _own_parts(specs: PartCache, emb: HashingEmbedder, d: ElementDescriptor) -> tuple:
     """(own-text part ids in the order the element's vector accumulates them, name part or -1,
     name size, primary text, cacheable) of the element ``d``. Not cacheable by its texts
@@ -262,10 +273,10 @@ def build_page_index(desc: Sequence[ElementDescriptor], emb: HashingEmbedder) ->
     for i, d in enumerate(desc):
         if not i & CHECK_EVERY:  # a request that gave up stops the build here, between elements
             checkpoint()
-        rk = (d.role, d.disabled, d.interactive)
+        role = matching_role(d)
+        rk = (role, d.disabled, d.interactive)
         r = roles.get(rk)
         if r is None:
-            role = d.role.lower()
             if role not in role_index:
                 role_index[role] = len(role_index)
             # prior for actionable elements

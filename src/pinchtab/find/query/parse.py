@@ -122,6 +122,11 @@ def _make_terms(units: list[Unit], *, ctx: bool) -> list[Term]:
             # "add labels", "errors page": a plural of a weak role word names things the page
             # lists (its labels, its errors pages), not the role of the target
             terms.append(Term(u, W_CONTENT, ctx=ctx, joins=tuple(joins)))
+        elif (u.role and u.role in vocab.WEAK_ROLE_WORDS and not u.phrase and k + 1 < len(content)
+              and content[k + 1].role and content[k + 1].role not in vocab.WEAK_ROLE_WORDS):
+            # "region dropdown", "menu button": the word before the role says which one (its
+            # label, or where it sits), it is not a second role
+            terms.append(Term(u, W_CONTAINER, ctx=ctx, container=True, joins=tuple(joins)))
         elif u.role:
             weak = u.role in vocab.WEAK_ROLE_WORDS
             terms.append(Term(u, W_ROLE_WEAK if weak else W_ROLE, ctx=ctx, role=u.role, joins=tuple(joins),

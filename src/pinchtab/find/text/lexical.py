@@ -385,11 +385,16 @@ def query_units(query: str) -> tuple[Unit, ...]:
         w, st = keep[i], stems[i]
         concepts = _WORD_CONCEPTS.get(st, {})
         stop = w in _STOP
+        generic = (st in _GENERIC_STEMS or w in vocab.GENERIC_WORDS) and not stop
+        role = _ROLE_WORD_STEMS.get(st) or _ROLE_WORD_STEMS.get(w)
+        if w == "select" and 0 < i == len(keep) - 1 and units and not units[-1].stop and not units[-1].generic:
+            # "the product select", "country select": a noun after what it holds is the dropdown
+            generic, role = False, "dropdown"
         units.append(
             Unit(
                 text=w, words=(w,), stems=(st,), concepts=tuple(sorted(concepts.items())), joined=st,
-                role=_ROLE_WORD_STEMS.get(st) or _ROLE_WORD_STEMS.get(w), stop=stop,
-                generic=(st in _GENERIC_STEMS or w in vocab.GENERIC_WORDS) and not stop,
+                role=role, stop=stop,
+                generic=generic,
                 container=st in _CONTAINER_STEMS, owner=owned[i],
             )
         )
