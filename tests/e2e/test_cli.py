@@ -70,6 +70,7 @@ def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
     assert pdf.read_bytes()[:4] == b"%PDF"
     found = cli("find", "edit button", "--top-k", "3", "--explain", "--tab", tab)
     assert found.count('button "Edit"') == 3 and "lexical" in found and "best e" in found
+    assert "[Ada Lovelace" in found and "[Grace Hopper" in found  # three alike: each one's row words
     assert json.loads(cli("eval", "document.title", "--tab", tab, "--json")) == {"result": "Team table"}
     assert "status=ok" in cli("health")
     cli("close", "--tab", tab)

@@ -213,6 +213,19 @@ def test_find_first_then_snapshot_then_act_on_finds_refs(mcp: McpSession, tab: s
     assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
 
 
+def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpSession, bridge: str, tab: str,
+                                                                        pages: str) -> None:
+    """Three Edit buttons, one per table row: find cannot choose, so both HTTP /find and
+    pinchtab_find answer, beside the top candidates, each one's row words (issue 28)."""
+    mcp.json("pinchtab_navigate", {"url": f"{pages}/table.html", "tabId": tab})
+    over_http = httpx.post(f"{bridge}/tabs/{tab}/find", json={"query": "edit"}, timeout=30).json()
+    found = mcp.json("pinchtab_find", {"query": "edit", "tabId": tab})
+    assert found["best_ref"] == over_http["best_ref"] and found["distinguish"] == over_http["distinguish"]
+    assert [m["name"] for m in found["matches"]] == ["Edit", "Edit", "Edit"]
+    said = [found["distinguish"][m["ref"]] for m in found["matches"]]
+    assert [w.split()[:2] for w in said] == [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Alan", "Turing"]]
+
+
 def test_navigate_without_a_tab_reuses_the_sessions_tab(mcp: McpSession, bridge: str, pages: str) -> None:
     first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
     again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]

@@ -34,12 +34,17 @@ def _find_text(v: dict[str, Any]) -> str:
     if not v.get("best_ref"):
         return f"no match at threshold {v.get('threshold')} ({v.get('element_count')} elements)"
     lines = []
+    apart = v.get("distinguish") or {}  # find was unsure: the words that tell its candidates apart
     for m in v.get("matches", []):
         extra = ""
         if "lexical_score" in m:
             extra = f"  lexical {m['lexical_score']:.2f} embedding {m['embedding_score']:.2f}"
+        if apart.get(m["ref"]):
+            extra += f"  [{apart[m['ref']]}]"
         lines.append(f"{m['ref']:>5}  {m['score']:.2f}  {m['role']} {json.dumps(m['name'], ensure_ascii=False)}{extra}")
     lines.append(f"best {v['best_ref']} ({v['confidence']})")
+    if v.get("hint"):
+        lines.append(v["hint"])
     return "\n".join(lines)
 
 

@@ -238,7 +238,8 @@ class ElementIndex:
             matches.append(m)
         result = self._result(matches, threshold, t0, n, explain)
         gap = float(score[order[0]]) - float(score[order[1]]) if len(order) >= 2 else 1.0
-        if gap == 0.0 or (gap <= UNSURE_GAP and result["confidence"] != "high"):
+        if len(order) >= 2 and (gap == 0.0 or result["confidence"] == "low"
+                                or (gap <= UNSURE_GAP and result["confidence"] != "high")):
             result["distinguish"] = _distinguish([self._desc[i] for i in order[:UNSURE_SHOWN]])
         if order:
             top = self._desc[order[0]]
@@ -279,8 +280,9 @@ class ElementIndex:
         }
 
 
-# find is unsure when the best two tie, or are this close and the best is not a high-confidence
-# match: it then says, for its first candidates, the words that tell each apart from the others
+# find is unsure when the best two tie, when its best is a low-confidence match, or when the best
+# two are this close and the best is not a high-confidence match: it then says, for its first
+# candidates, the words that tell each apart from the others
 UNSURE_GAP = 0.08
 UNSURE_SHOWN = 3
 _WORDS = re.compile(r"[^\W_]+")

@@ -57,7 +57,8 @@ ACTION_NON_INTERACTIVE = 0.85
 # while a modal dialog is open the page behind it cannot be used: its elements weigh less,
 # unless the query places the target itself ("privacy link in the footer")
 OUTSIDE_MODAL = 0.7
-# "approve pull request": an element that lacks the query's specific action ("Pull requests")
+# "approve pull request": an element that lacks the query's specific action ("Pull requests"); a
+# control of a kind the action is not done with (a field, a list box) that lacks it: twice
 MISSING_ACTION = 0.8
 # "trash can icon": the word "icon" as a role word, on a page whose snapshot marks icon controls
 W_ICON = 1.0

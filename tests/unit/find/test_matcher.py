@@ -473,3 +473,13 @@ def test_an_unsure_answer_names_the_words_that_tell_its_candidates_apart():
              {"ref": "e1", "role": "option", "name": "auth | group | Can delete group"}]
     assert find("delete", perms)["distinguish"] == {"e0": "permission", "e1": "group"}
     assert "distinguish" not in find("Alice Moreau", rows + [{"ref": "e9", "role": "link", "name": "Alice Moreau"}])
+
+
+def test_a_low_confidence_answer_names_the_words_that_tell_its_candidates_apart():
+    page = [{"ref": "e0", "role": "link", "name": "Press room", "section": "Footer"},
+            {"ref": "e1", "role": "link", "name": "Book", "section": "Header"},
+            {"ref": "e2", "role": "link", "name": "Manage booking", "section": "Header"}]
+    found = find("book a hotel room", page)  # the best is clear of the next, but only a low-confidence match
+    assert found["confidence"] == "low" and found["score"] - found["matches"][1]["score"] > 0.08
+    assert found["distinguish"] == {"e0": "Press room", "e1": "Book", "e2": "Manage booking"}
+    assert "distinguish" not in find("book a hotel room", page, top_k=1)  # one candidate: nothing to tell apart

@@ -124,6 +124,20 @@ def test_a_specific_action_the_element_lacks_weighs_against_it() -> None:
     assert find("play video", [{"ref": "e0", "role": "button", "name": "Play"}])["best_ref"] == "e0"
 
 
+def test_a_field_or_list_box_that_names_the_object_does_not_do_the_action() -> None:
+    docs = [
+        {"ref": "e0", "role": "combobox", "name": "Version", "value": "v3.2", "section": "Header"},
+        {"ref": "e1", "role": "link", "name": "Get started", "section": "Header"},
+        {"ref": "e2", "role": "link", "name": "Quickstart"},
+    ]
+    found = find("download the PDF version", docs)
+    assert found["best_ref"] == "" and found["matches"] == []  # no download on the page: nothing
+    assert find("select docs version", docs)["best_ref"] == "e0"  # what a list box does
+    # a control that does the action and names the object still wins
+    with_pdf = docs + [{"ref": "e3", "role": "link", "name": "Download PDF"}]
+    assert find("download the PDF version", with_pdf)["best_ref"] == "e3"
+
+
 def test_a_symbol_named_icon_button_is_called_by_its_title() -> None:
     side = [
         {"ref": "e0", "role": "button", "name": "▾ Channels", "expanded": True},

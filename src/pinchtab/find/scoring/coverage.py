@@ -179,6 +179,12 @@ def lexical_scores(pt: PageTerms, terms: Sequence[Term], tvs: Sequence[TermVec],
             # remove reactions"); a bare verb ("Play" for "play video") names none
             missing = np.where(obj, S[lead] <= 0, (S[lead] > 0) & (page.n_name > hits + 1))
             prior = np.where(missing, prior * MISSING_ACTION, prior).astype(_F32)
+            if hints:
+                # twice when it is a control of a kind the action is not done with: a list box or
+                # a field that names the object cannot download, delete or import it ("download
+                # the PDF version" is no "Version" list box, "delete message" no message box)
+                unfit = obj & (S[lead] <= 0) & (pt.hint_vec(hints) <= 0) & ~page.static
+                prior = np.where(unfit, prior * MISSING_ACTION, prior).astype(_F32)
     if icon_ok is not None:
         role_ok = icon_ok if role_ok is None else np.maximum(role_ok, icon_ok)
     if role_ok is not None:
