@@ -29,10 +29,10 @@ class HostileBridge:
     state: Path  # its state dir (downloads land in state/downloads)
 
 
-# Hostile requests, popups, dialogs, mocked pages, a page's oversized download and Chromium killed
-# under a never-loading tab all run against one bridge per test process (each bridge is a Chromium
-# start, some 2 s of CPU): its tests leave no state behind a tab they close, and the test that kills
-# its Chromium checks the restore that every later test then uses.
+# Hostile requests, popups, dialogs, mocked and huge pages, a page's oversized download and Chromium
+# killed under a never-loading tab all run against one bridge per test process (each bridge is a
+# Chromium start, some 2 s of CPU): its tests close the tabs they open and put back what they set,
+# and the test that kills its Chromium checks the restore that every later test then uses.
 @pytest.fixture(scope="session")
 def hostile_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileBridge]:
     """A bridge with the risky capabilities a hostile request would reach for turned on, downloads
