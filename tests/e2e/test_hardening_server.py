@@ -20,7 +20,11 @@ from tests.e2e.test_server import ServerProc, running_server, wait_until
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     srv = ServerProc(tmp_path_factory.mktemp("hardening"), extra={
         "browser": {"commandTimeoutMs": 5000},
-        "instances": {"proxyMarginSec": 1, "restart": {"initBackoffSec": 0.5, "maxRestarts": 3}},
+        # A check every 0.2 s, two misses of 1 s each show a frozen bridge as error (the defaults:
+        # three misses of 3 s, every second); never killed for it here (restartAfter 0), so the
+        # test that freezes one thaws it itself.
+        "instances": {"proxyMarginSec": 1, "restart": {"initBackoffSec": 0.5, "maxRestarts": 3},
+                      "health": {"intervalSec": 0.2, "timeoutSec": 1, "failures": 2, "restartAfter": 0}},
     })
     yield from running_server(srv)
 

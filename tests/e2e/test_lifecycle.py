@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,23 +26,20 @@ def isolated_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def test_an_autostarted_server_without_a_browser_exits_with_the_reason(tmp_path: Path) -> None:
-    env = isolated_env(tmp_path, PINCHTAB_PORT=str(free_port()), PINCHTAB_CHROME="/nonexistent/chrome")
-    out = subprocess.run([sys.executable, "-m", "pinchtab", "server", "--autostarted"], env=env,
-                         capture_output=True, text=True, timeout=90)
-    assert out.returncode == 3
-    (log,) = (tmp_path / "state" / "logs").glob("server-*.log")
-    assert "exiting: no browser" in log.read_text() and "/nonexistent/chrome" in log.read_text()
-
-
-def test_ensure_server_reports_why_the_server_it_started_exited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_autostarted_server_without_a_browser_exits_with_the_reason_which_ensure_server_reports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ensure_server starts `python -m pinchtab server --autostarted` (autostart.server_command): one
+    # start shows both the server's exit code 3 with its log and what its starter makes of it.
     for key, value in isolated_env(tmp_path, PINCHTAB_CHROME="/nonexistent/chrome").items():
         monkeypatch.setenv(key, value)
     url = f"http://127.0.0.1:{free_port()}"
     with pytest.raises(NotReady) as err:
         autostart.ensure_server(url, timeout=90)
+    assert autostart.server_command(1)[1:5] == ["-m", "pinchtab", "server", "--autostarted"]
     assert "exited with code 3" in err.value.message and "/nonexistent/chrome" in err.value.message
-    autostart.started.pop(url, None)
+    assert autostart.started.pop(url).returncode == 3
+    (log,) = (tmp_path / "state" / "logs").glob("server-*.log")
+    assert "exiting: no browser" in log.read_text() and "/nonexistent/chrome" in log.read_text()
 
 
 def test_mcp_tool_calls_say_why_no_server_could_start(tmp_path: Path) -> None:
@@ -82,11 +77,15 @@ def test_status_then_stop_of_a_running_server(server: ServerProc, pages: str) ->
     assert runner.invoke(main, ["status"], env=env).exit_code == 1
 
 
-def test_doctor_passes_here_with_a_headless_start(tmp_path: Path) -> None:
-    env = isolated_env(tmp_path, PINCHTAB_PORT=str(free_port()))
-    out = subprocess.run([sys.executable, "-m", "pinchtab", "doctor", "--json"], env=env, capture_output=True,
-                         text=True, timeout=120)
-    data = json.loads(out.stdout)
+def test_doctor_passes_here_with_a_headless_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # In this process (click's runner): its Chromium start is what is checked, not the command's own
+    # start (tests/e2e/test_cli.py runs one as a process).
+    for key in [k for k in os.environ if k.startswith("PINCHTAB_")]:
+        monkeypatch.delenv(key)
+    for key, value in isolated_env(tmp_path, PINCHTAB_PORT=str(free_port())).items():
+        monkeypatch.setenv(key, value)
+    out = CliRunner().invoke(main, ["doctor", "--json"])
+    data = json.loads(out.output)
     checks = {c["name"]: c for c in data["checks"]}
-    assert out.returncode == 0 and data["ok"], out.stdout + out.stderr
+    assert out.exit_code == 0 and data["ok"], out.output
     assert "launched and closed" in checks["headless start"]["detail"]

@@ -2,7 +2,8 @@
 
 One server runs for the whole module (default instance + at most one more, so at most two
 Chromiums at a time); the tests run in file order and share it. Processes are identified by the
-pids the server reports and their process groups, never by name.
+pids the server reports and their process groups, never by name. Bare ``pinchtab`` with a token, and
+a server killed with SIGKILL, are tests/hostile/test_bridges.py's server.
 """
 
 from __future__ import annotations
@@ -434,33 +435,6 @@ def test_sigterm_stops_every_bridge_and_chromium(server: ServerProc) -> None:
     assert server.proc.wait(40) is not None
     leftovers = live_in_groups(groups)
     assert not leftovers, leftovers
-
-
-def test_token_and_sigkill_of_the_server_leaves_no_orphans(tmp_path: Path, pages: str) -> None:
-    srv = ServerProc(tmp_path, args=(), token="s3cret")  # bare `pinchtab` runs the server
-    try:
-        srv.wait_ready()
-        assert srv.http.get("/health").json()["mode"] == "server"
-        # The token guards the server and, passed on, the bridges; the server sends it along.
-        assert httpx.get(f"{srv.url}/health", trust_env=False).status_code == 200
-        assert httpx.get(f"{srv.url}/instances", trust_env=False).status_code == 401
-        assert httpx.post(f"{srv.url}/navigate", json={"url": f"{pages}/index.html"}, trust_env=False).status_code == 401
-        nav = srv.http.post("/navigate", json={"url": f"{pages}/index.html"})
-        assert nav.status_code == 200, nav.text
-        (inst,) = srv.instances().values()
-        bridge = f"http://127.0.0.1:{inst['port']}"
-        assert httpx.get(f"{bridge}/tabs", trust_env=False).status_code == 401
-        assert httpx.get(f"{bridge}/tabs", headers={"Authorization": "Bearer s3cret"}, trust_env=False).status_code == 200
-        assert not list((srv.state / "run").glob("*.json"))  # the bridge config (with the token) is gone once read
-
-        assert srv.http.post("/instances/start", json={}).status_code in (200, 201)
-        groups = srv.process_groups()
-        assert len(groups) >= 4, groups
-        srv.proc.kill()
-        srv.proc.wait(10)
-        wait_until(lambda: not live_in_groups(groups), 15, "bridges and Chromiums to exit after the server was killed")
-    finally:
-        srv.close()
 
 
 def _cmdline(pid: int) -> list[str]:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import start_bridge
+
+DOWNLOAD_CAP = 200_000  # security.downloadMaxBytes (tests/hostile/test_downloads.py)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -18,13 +22,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-@pytest.fixture(scope="module")
-def open_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    """A bridge with the risky capabilities a hostile request would reach for turned on."""
-    state = str(tmp_path_factory.mktemp("hostile-state"))
-    with start_bridge(state, allowEvaluate=True, allowNetworkIntercept=True, allowUpload=True) as server:
+@dataclass
+class HostileBridge:
+    client: httpx.Client
+    browser: Any  # the bridge's pinchtab.browser Browser (its Chromium process, its live config)
+    state: Path  # its state dir (downloads land in state/downloads)
+
+
+# Hostile requests, popups, dialogs, mocked and huge pages, a page's oversized download and Chromium
+# killed under a never-loading tab all run against one bridge per test process (each bridge is a
+# Chromium start, some 2 s of CPU): its tests close the tabs they open and put back what they set,
+# and the test that kills its Chromium checks the restore that every later test then uses.
+@pytest.fixture(scope="session")
+def hostile_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileBridge]:
+    """A bridge with the risky capabilities a hostile request would reach for turned on, downloads
+    allowed up to ``DOWNLOAD_CAP`` bytes."""
+    state = tmp_path_factory.mktemp("hostile-state")
+    with start_bridge(state, allowEvaluate=True, allowNetworkIntercept=True, allowUpload=True, allowDownload=True,
+                      downloadMaxBytes=DOWNLOAD_CAP) as server:
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            yield client
+            yield HostileBridge(client, server.server.config.app.state.browser, state)
+
+
+@pytest.fixture()
+def open_bridge(hostile_bridge: HostileBridge) -> httpx.Client:
+    return hostile_bridge.client
 
 
 @pytest.fixture()

@@ -8,37 +8,25 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Iterator
-from typing import Any
 
 import httpx
-import pytest
 
-from tests.conftest import ServerThread
 from tests.e2e.test_server import wait_until
-from tests.fixtures.harness import free_port
+from tests.hostile.conftest import HostileBridge
 from tests.hostile.hanging import Hanging
 
 # Below the 15 s a never-loading page held the restore for, above a browser's start under load.
 BACK_WITHIN = 12
 
 
-@pytest.fixture(scope="module")
-def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Any]]:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({"server": {"stateDir": str(tmp_path_factory.mktemp("death-state"))}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
-        yield c, server.server.config.app.state.browser
-
-
-def test_chromium_killed_under_a_never_loading_tab(bridge: tuple[httpx.Client, Any], pages: str) -> None:
-    c, browser = bridge
+def test_chromium_killed_under_a_never_loading_tab(hostile_bridge: HostileBridge, pages: str) -> None:
+    c, browser = hostile_bridge.client, hostile_bridge.browser
     hanging = Hanging(commits=True)  # the navigation commits, its load never ends
+    opened: list[str] = []
     try:
         loaded = c.post("/navigate", json={"url": f"{pages}/login.html", "newTab": True}).json()["tabId"]
         never = c.post("/tab", json={"action": "new"}).json()["tabId"]
+        opened += [loaded, never]
         count = len(c.get("/tabs").json()["tabs"])
         answers: list[httpx.Response] = []
         inflight = threading.Thread(target=lambda: answers.append(
@@ -63,3 +51,5 @@ def test_chromium_killed_under_a_never_loading_tab(bridge: tuple[httpx.Client, A
         assert c.get("/health").json()["status"] == "ok"
     finally:
         hanging.close()
+        for tab in opened:  # the bridge is the other hostile tests' too
+            c.post("/close", json={"tabId": tab})

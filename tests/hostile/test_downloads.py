@@ -7,16 +7,12 @@ import http.server
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.conftest import ServerThread
-from tests.fixtures.harness import free_port
-
-CAP = 200_000
+from tests.hostile.conftest import DOWNLOAD_CAP as CAP
+from tests.hostile.conftest import HostileBridge
 
 
 class _Site(http.server.BaseHTTPRequestHandler):
@@ -55,14 +51,10 @@ def site() -> Iterator[str]:
     server.shutdown()
 
 
-def test_a_page_download_past_the_cap_is_cancelled(site: str, tmp_path: Path) -> None:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({"server": {"stateDir": str(tmp_path)},
-                          "security": {"allowDownload": True, "downloadMaxBytes": CAP}}, environ={})
-    with ServerThread(create_app(config), free_port()) as bridge, httpx.Client(base_url=bridge.url, timeout=60) as c:
-        tab = c.post("/navigate", json={"url": f"{site}/"}).json()["tabId"]
+def test_a_page_download_past_the_cap_is_cancelled(site: str, hostile_bridge: HostileBridge) -> None:
+    c, downloads = hostile_bridge.client, hostile_bridge.state / "downloads"
+    tab = c.post("/navigate", json={"url": f"{site}/", "newTab": True}).json()["tabId"]
+    try:
         assert c.post("/action", json={"tabId": tab, "kind": "click", "selector": "#dl"}).status_code == 200
         deadline = time.monotonic() + 30
         entry: dict[str, Any] = {}
@@ -74,6 +66,8 @@ def test_a_page_download_past_the_cap_is_cancelled(site: str, tmp_path: Path) ->
             time.sleep(0.1)
         assert entry.get("state") == "canceled" and "downloadMaxBytes" in entry.get("error", ""), entry
         time.sleep(0.5)
-        saved = [f for f in (tmp_path / "downloads").iterdir() if f.is_file()] if (tmp_path / "downloads").exists() else []
+        saved = [f for f in downloads.iterdir() if f.is_file()] if downloads.exists() else []
         assert all(f.stat().st_size <= CAP * 2 for f in saved), [(f.name, f.stat().st_size) for f in saved]
         assert c.get("/health").status_code == 200
+    finally:
+        c.post("/close", json={"tabId": tab})

@@ -11,11 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, free_port
-from tests.hostile.conftest import healthy_during
+from tests.hostile.conftest import HostileBridge, healthy_during
 
 BUTTONS = 10_000  # the issue's page had 100k; building and laying out those dominates the time here
-CAP = 1_000  # browser.maxSnapshotNodes for this module's bridge: small, so the test takes seconds
+CAP = 1_000  # browser.maxSnapshotNodes for this module's tabs: small, so the test takes seconds
 MEMORY_BOUND_MB = 150  # generous: the issue's 100k buttons grew a bridge by 600 MB and kept most
 
 
@@ -35,15 +34,15 @@ def cpu_worker_idle() -> None:
 
 
 @pytest.fixture(scope="module")
-def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({"browser": {"maxSnapshotNodes": CAP},
-                          "server": {"stateDir": str(tmp_path_factory.mktemp("huge-state"))}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
-            yield client
+def capped(hostile_bridge: HostileBridge) -> Iterator[httpx.Client]:
+    """The hostile bridge with browser.maxSnapshotNodes = CAP for the tabs this module opens (a tab
+    takes the cap when it is attached), put back afterwards."""
+    settings = hostile_bridge.browser.config.browser
+    saved, settings.max_snapshot_nodes = settings.max_snapshot_nodes, CAP
+    try:
+        yield hostile_bridge.client
+    finally:
+        settings.max_snapshot_nodes = saved
 
 
 def open_huge(client: httpx.Client, pages: str) -> str:
