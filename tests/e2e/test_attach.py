@@ -1,5 +1,7 @@
-"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 and 127.0.0.3, each with
-its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its own.
+"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 and 127.0.0.1, each with
+its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its own (its
+app served in this process, as ``pinchtab server`` serves it: the bridges are the processes here; a
+server process is test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
 bridge turns ``error`` and comes back when started again, detach, and that attach is refused
@@ -21,11 +23,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import ServerThread, free_port
 from tests.e2e.test_server import START_TIMEOUT, live_in_groups, wait_until
 
 SERVER_TOKEN = "server-token-0123456789"
-HOSTS = ("127.0.0.2", "127.0.0.3")
+# The second on 127.0.0.1, where discovery's "localhost" finds it too (no third bridge for that test).
+HOSTS = ("127.0.0.2", "127.0.0.1")
 
 
 def _env(config: Path) -> dict[str, str]:
@@ -88,32 +91,24 @@ class BridgeProc:
 
 
 class Server:
+    """The ``pinchtab server`` app with this config, served in a thread (ServerThread)."""
+
     def __init__(self, tmp: Path, attach: dict[str, Any], discovery: dict[str, Any] | None = None) -> None:
+        from pinchtab.config import load_config
+        from pinchtab.server.app import create_app
+
         tmp.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
-        cfg = tmp / "config.json"
-        cfg.write_text(json.dumps({
-            "server": {"port": self.port, "stateDir": str(tmp / "state"), "instancePortStart": free_port(),
-                       "defaultInstance": False, "token": SERVER_TOKEN},
+        config = load_config({
+            "server": {"stateDir": str(tmp / "state"), "instancePortStart": free_port(), "defaultInstance": False,
+                       "token": SERVER_TOKEN},
             "security": {"allowEvaluate": True, "attach": attach},
             "discovery": discovery or {},
-        }))
-        self.log_path = tmp / "server.log"
-        log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "pinchtab", "server"], env=_env(cfg),
-                                     stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        log.close()
-        self.url = f"http://127.0.0.1:{self.port}"
+        }, environ={})
+        self.thread = ServerThread(create_app(config), free_port()).__enter__()
+        self.url = self.thread.url
         self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False,
                                  headers={"Authorization": f"Bearer {SERVER_TOKEN}"})
-        wait_until(self._up, START_TIMEOUT, "the server")
-
-    def _up(self) -> bool:
-        assert self.proc.poll() is None, self.log_path.read_text()[-2000:]
-        try:
-            return self.http.get("/health").status_code == 200
-        except httpx.HTTPError:
-            return False
+        assert self.http.get("/health").status_code == 200
 
     def instance(self, iid: str) -> dict[str, Any]:
         res = self.http.get(f"/instances/{iid}")
@@ -122,11 +117,7 @@ class Server:
 
     def close(self) -> None:
         self.http.close()
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        self.thread.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="module")
@@ -291,14 +282,17 @@ def test_detach(server: Server, bridges: list[BridgeProc], state: dict[str, Any]
 
 
 def test_cli_and_client_attach(server: Server, bridges: list[BridgeProc]) -> None:
-    import pinchtab
+    from click.testing import CliRunner
 
-    out = subprocess.run(
-        [sys.executable, "-m", "pinchtab", "instances", "attach-bridge", "--server", server.url, "--token", SERVER_TOKEN,
-         "--base-url", bridges[1].url, "--bridge-token", bridges[1].token, "--name", "from-cli", "--json"],
-        capture_output=True, text=True, timeout=60, env=_env(Path("/nonexistent.json")),
-    )
-    assert out.returncode == 0, out.stderr
+    import pinchtab
+    from pinchtab.cli import main
+
+    unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("PINCHTAB_")}
+    out = CliRunner().invoke(main, [
+        "instances", "attach-bridge", "--server", server.url, "--token", SERVER_TOKEN, "--base-url", bridges[1].url,
+        "--bridge-token", bridges[1].token, "--name", "from-cli", "--json"],
+        env={**unset, "PINCHTAB_CONFIG": "/nonexistent.json"})
+    assert out.exit_code == 0, out.output
     inst = json.loads(out.stdout)
     assert inst["name"] == "from-cli" and inst["status"] == "running"
     with pinchtab.Client(server.url, token=SERVER_TOKEN) as pt:
@@ -350,13 +344,12 @@ def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
         chrome.wait(10)
 
 
-def test_discovery_attaches_what_the_name_resolves_to(tmp_path: Path, pages: str) -> None:
+def test_discovery_attaches_what_the_name_resolves_to(bridges: list[BridgeProc], tmp_path: Path, pages: str) -> None:
     """discovery.dns: the server attaches the bridge behind a name (here localhost) by itself."""
-    (tmp_path / "b").mkdir()
-    bridge = BridgeProc(tmp_path / "b", "127.0.0.1", "discovered-bridge-token")
+    bridge = bridges[1]  # on 127.0.0.1; detached from the module's server by now
+    assert bridge.host == "127.0.0.1"
     srv = None
     try:
-        bridge.start()
         srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1", "::1"], "allowSchemes": ["http"]},
                      discovery={"dns": "localhost", "port": bridge.port, "token": bridge.token, "intervalSeconds": 0.5})
 
@@ -370,4 +363,3 @@ def test_discovery_attaches_what_the_name_resolves_to(tmp_path: Path, pages: str
     finally:
         if srv is not None:
             srv.close()
-        bridge.stop()

@@ -1,4 +1,4 @@
-"""The observation tools through `pinchtab mcp` (the SDK's stdio client) against a live bridge:
+"""The observation tools of `pinchtab mcp` (served in this process, to the SDK's client) against a live bridge:
 console and errors, the network log and routes, waits, emulation, capture, timing, tab state."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.e2e.test_observe import evaluate, open_tab, until
 
 @pytest.fixture(scope="module")
 def mcp(obs: httpx.Client) -> Iterator[McpSession]:
-    with McpSession(["--server", str(obs.base_url).rstrip("/")]) as session:
+    with McpSession.in_process(str(obs.base_url).rstrip("/")) as session:  # the subprocess: test_mcp.py
         yield session
 
 

@@ -5,6 +5,7 @@ characters than the text format."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,6 +18,17 @@ STATE_MARKS = {"focused": {True: "[focused]"}, "disabled": {True: "[disabled]"},
                "required": {True: "[required]"}, "checked": {True: "[x]", False: "[ ]", "mixed": "[-]"},
                "pressed": {True: "[pressed]", False: "[not pressed]"},
                "expanded": {True: "[expanded]", False: "[collapsed]"}}
+
+
+@pytest.fixture(scope="module")
+def tab(http: httpx.Client) -> Iterator[str]:
+    """One tab for the module's tests (each navigates it to a new document first): no new tab, with
+    its renderer, per test."""
+    res = http.post("/tab", json={"action": "new"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
 
 
 def segment(outline: str, ref: str) -> str:

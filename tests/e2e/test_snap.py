@@ -15,6 +15,17 @@ import pytest
 from tests.conftest import snap as take_snapshot
 
 
+@pytest.fixture(scope="module")
+def tab(http: httpx.Client) -> Iterator[str]:
+    """One tab for the module's tests (each navigates it to a new document first): no new tab, with
+    its renderer, per test."""
+    res = http.post("/tab", json={"action": "new"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
 def _nav(http: httpx.Client, tab: str, url: str, **extra: object) -> dict:
     res = http.post(f"/tabs/{tab}/navigate", json={"url": url, **extra})
     assert res.status_code == 200, res.text
