@@ -31,9 +31,10 @@ async def call(app: Any, method: str, path: str, headers: dict[str, str] | None 
         return await c.request(method, path, headers=headers, **kw)
 
 
-@pytest.fixture(params=["bridge", "server"])
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    return bridge_app() if request.param == "bridge" else server_app(tmp_path)
+# One app of each for the module: the requests below are refused or answered without changing them.
+@pytest.fixture(scope="module", params=["bridge", "server"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return bridge_app() if request.param == "bridge" else server_app(tmp_path_factory.mktemp("state"))
 
 
 async def test_programs_without_browser_headers_pass(app: Any) -> None:
