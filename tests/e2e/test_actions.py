@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import js, open_page, ref_of, snap
+
+
+def new_tab(http: httpx.Client) -> Iterator[str]:
+    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
+# Each test opens the page it acts on: one tab serves the module (opening and closing one per test
+# cost more than the test). A test about refs a tab never gave has a fresh one: refs of the pages
+# the module's tab showed before are stale there, not unknown.
+tab = pytest.fixture(scope="module", name="tab")(new_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(new_tab)
 
 
 def act(http: httpx.Client, tab: str, **body: Any) -> httpx.Response:
@@ -390,7 +404,8 @@ def test_actions_batch(http: httpx.Client, tab: str, pages: str) -> None:
     assert text_of(http, tab, "welcome") == "Signed in as grace@example.com"
 
 
-def test_actions_batch_stops_at_first_failure(http: httpx.Client, tab: str, pages: str) -> None:
+def test_actions_batch_stops_at_first_failure(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab  # a ref it never gave
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
     res = http.post("/actions", json={"tabId": tab, "actions": [
@@ -409,8 +424,9 @@ def test_actions_batch_stops_at_first_failure(http: httpx.Client, tab: str, page
 
 
 @pytest.mark.parametrize("stop_on_error", [False, True])
-def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Client, tab: str, pages: str,
-                                                               stop_on_error: bool) -> None:
+def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Client, fresh_tab: str, pages: str,
+                                                                stop_on_error: bool) -> None:
+    tab = fresh_tab  # a ref it never gave
     # PinchTab's batch: stopOnError given -> 200, every outcome in results
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
@@ -452,7 +468,8 @@ def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, p
     assert res.status_code == 500 and text_of(http, tab, "ccount") == "0"
 
 
-def test_missing_ref(http: httpx.Client, tab: str, pages: str) -> None:
+def test_missing_ref(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab  # a ref it never gave
     open_page(http, tab, f"{pages}/buttons.html")
     snap(http, tab)
     res = act(http, tab, kind="click", ref="e99")
@@ -464,7 +481,8 @@ def test_missing_ref(http: httpx.Client, tab: str, pages: str) -> None:
     assert "(pass its tabId): take a /snapshot first" in body["error"]
 
 
-def test_ref_before_any_snapshot(http: httpx.Client, tab: str, pages: str) -> None:
+def test_ref_before_any_snapshot(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab  # no refs yet
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref="e1")
     assert res.status_code == 404

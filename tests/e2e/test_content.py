@@ -51,6 +51,15 @@ def long_wait(request: pytest.FixtureRequest, bridge: str) -> Iterator[LongWait 
     waiter.thread.join(timeout=60)
 
 
+@pytest.fixture(scope="module")
+def tab(http: httpx.Client) -> Iterator[str]:
+    """One tab for this module's tests (each opens the page it reads; none leaves a dialog, an
+    emulation or a route behind)."""
+    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
 # -- text -----------------------------------------------------------------------------------------
 
 
@@ -289,6 +298,7 @@ def test_cookies_for_another_url(http: httpx.Client, tab: str, pages: str) -> No
 
 def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
     # about:blank has no URL to put a cookie on
+    open_page(http, tab, "about:blank")
     res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}]})
     assert res.status_code == 400 and res.json()["code"] == "cookie_url_required"
     open_page(http, tab, f"{pages}/login.html")
@@ -369,9 +379,15 @@ def test_wait_timeout_is_capped_at_30s(long_wait: LongWait | None) -> None:
     assert result["seconds"] < 33
 
 
-def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab: str, pages: str) -> None:
+def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab: str, pages: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import time as _time
 
+    from pinchtab.browser.content import reading
+
+    # The session bridge runs in this process: a 1 s limit instead of the 10 s one (the script
+    # spins a core until stopped) takes the same path.
+    monkeypatch.setattr(reading, "EVALUATE_TIMEOUT_MS", 1000)
     open_page(http, tab, f"{pages}/login.html")
     start = _time.monotonic()
     res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "while (true) {}"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -45,12 +46,20 @@ def assert_error(res: httpx.Response, status: int, code: str | None = None) -> d
 
 # -- bad input ------------------------------------------------------------------------------------
 
+
+@pytest.fixture(scope="module")
+def blank(http: httpx.Client) -> Iterator[str]:
+    """One tab for the bad-input tests: every request they send is refused, so none changes it."""
+    tab_id = new_tab(http)
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
 POST_ROUTES = ["navigate", "action", "actions", "evaluate", "wait", "cookies", "pdf"]
 
 
 @pytest.mark.parametrize("route", POST_ROUTES)
-def test_invalid_json(http: httpx.Client, tab: str, route: str) -> None:
-    for path in (f"/{route}", f"/tabs/{tab}/{route}"):
+def test_invalid_json(http: httpx.Client, blank: str, route: str) -> None:
+    for path in (f"/{route}", f"/tabs/{blank}/{route}"):
         res = http.post(path, content=b'{"url": "x",', headers={"content-type": "application/json"})
         assert_error(res, 400, "invalid_json")
     res = http.post("/tab", content=b"{nope")
@@ -58,24 +67,24 @@ def test_invalid_json(http: httpx.Client, tab: str, route: str) -> None:
 
 
 @pytest.mark.parametrize("body", [b"[]", b"[1, 2]", b'"a string"', b"12", b"true", b"null"])
-def test_non_object_bodies(http: httpx.Client, tab: str, body: bytes) -> None:
+def test_non_object_bodies(http: httpx.Client, blank: str, body: bytes) -> None:
     for route in ("navigate", "action", "evaluate", "wait", "tab"):
-        path = "/tab" if route == "tab" else f"/tabs/{tab}/{route}"
+        path = "/tab" if route == "tab" else f"/tabs/{blank}/{route}"
         assert_error(http.post(path, content=body), 400, "invalid_body")
 
 
-def test_missing_fields(http: httpx.Client, tab: str) -> None:
-    assert_error(http.post(f"/tabs/{tab}/navigate", json={}), 400, "missing_url")
-    body = assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_url")  # no body: name the field
+def test_missing_fields(http: httpx.Client, blank: str) -> None:
+    assert_error(http.post(f"/tabs/{blank}/navigate", json={}), 400, "missing_url")
+    body = assert_error(http.post(f"/tabs/{blank}/navigate"), 400, "missing_url")  # no body: name the field
     assert body["error"] == "url is required"
-    assert_error(http.post(f"/tabs/{tab}/action", json={"ref": "e1"}), 400, "missing_kind")
-    assert_error(http.post(f"/tabs/{tab}/actions", json={}), 400, "missing_actions")
-    assert_error(http.post(f"/tabs/{tab}/evaluate", json={}), 400, "missing_expression")
-    assert_error(http.post(f"/tabs/{tab}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
+    assert_error(http.post(f"/tabs/{blank}/action", json={"ref": "e1"}), 400, "missing_kind")
+    assert_error(http.post(f"/tabs/{blank}/actions", json={}), 400, "missing_actions")
+    assert_error(http.post(f"/tabs/{blank}/evaluate", json={}), 400, "missing_expression")
+    assert_error(http.post(f"/tabs/{blank}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
     assert_error(http.post("/tab", json={}), 400, "missing_action")
     assert_error(http.post("/tab", json={"action": "focus"}), 400, "missing_tab_id")
     assert_error(http.post("/tab", json={"action": "close"}), 400, "missing_tab_id")
-    assert_error(http.post(f"/tabs/{tab}/wait", json={}), 400, "missing_condition")
+    assert_error(http.post(f"/tabs/{blank}/wait", json={}), 400, "missing_condition")
 
 
 @pytest.mark.parametrize(("path", "body"), [
@@ -95,24 +104,24 @@ def test_missing_fields(http: httpx.Client, tab: str) -> None:
     ("wait", {"selector": "#x", "timeout": "long"}),
     ("cookies", {"cookies": {"name": "a"}}),
 ])
-def test_wrong_types(http: httpx.Client, tab: str, path: str, body: dict[str, Any]) -> None:
-    assert_error(http.post(f"/tabs/{tab}/{path}", json=body), 400)
+def test_wrong_types(http: httpx.Client, blank: str, path: str, body: dict[str, Any]) -> None:
+    assert_error(http.post(f"/tabs/{blank}/{path}", json=body), 400)
 
 
 @pytest.mark.parametrize("params", [{"depth": "x"}, {"format": "html"}, {"filter": "some"}, {"maxTokens": 0},
                                     {"interactive": "perhaps"}])
-def test_wrong_query_values(http: httpx.Client, tab: str, params: dict[str, Any]) -> None:
-    assert_error(http.get(f"/tabs/{tab}/snapshot", params=params), 400, "invalid_field")
+def test_wrong_query_values(http: httpx.Client, blank: str, params: dict[str, Any]) -> None:
+    assert_error(http.get(f"/tabs/{blank}/snapshot", params=params), 400, "invalid_field")
 
 
-def test_unknown_kind(http: httpx.Client, tab: str) -> None:
-    body = assert_error(http.post(f"/tabs/{tab}/action", json={"kind": "juggle"}), 400, "unknown_kind")
+def test_unknown_kind(http: httpx.Client, blank: str) -> None:
+    body = assert_error(http.post(f"/tabs/{blank}/action", json={"kind": "juggle"}), 400, "unknown_kind")
     assert "juggle" in body["error"]
 
 
-def test_bad_urls(http: httpx.Client, tab: str) -> None:
+def test_bad_urls(http: httpx.Client, blank: str) -> None:
     for url in ("", "   ", "not a url", "http://", "javascript:alert(1)", "file:///etc/passwd"):
-        assert_error(http.post(f"/tabs/{tab}/navigate", json={"url": url}), 400)
+        assert_error(http.post(f"/tabs/{blank}/navigate", json={"url": url}), 400)
     assert_error(http.post("/tab", json={"action": "new", "url": "chrome://settings"}), 400, "scheme_not_allowed")
 
 
@@ -143,8 +152,8 @@ def test_tab_focus_and_close_unknown(http: httpx.Client) -> None:
     assert_error(http.post("/tab", json={"action": "close", "tabId": "NOPE"}), 404, "tab_not_found")
 
 
-def test_unknown_routes(http: httpx.Client, tab: str) -> None:
-    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{tab}/nothing"),
+def test_unknown_routes(http: httpx.Client, blank: str) -> None:
+    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{blank}/nothing"),
                          ("GET", "/tabs/x/y/z"), ("DELETE", "/tabs")):
         res = http.request(method, path)
         assert res.status_code in (404, 405), (method, path)
@@ -344,15 +353,10 @@ def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: st
 
 
 @pytest.fixture(scope="module")
-def accepting() -> Iterator[httpx.Client]:
-    """A bridge whose policy accepts every dialog (browser.dialogs: accept)."""
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({"browser": {"dialogs": "accept"}, "security": {"allowEvaluate": True}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server, \
-            httpx.Client(base_url=server.url, timeout=60) as client:
-        yield client
+def accepting(steady: Dying) -> httpx.Client:
+    """A bridge whose policy accepts every dialog (browser.dialogs: accept); the one that
+    test_dead_chromium_without_auto_restart kills, and restarts."""
+    return steady.client
 
 
 def test_dialogs_stay_open_by_default_and_say_so(http: httpx.Client, tab: str, pages: str) -> None:
@@ -466,100 +470,129 @@ def wait_until(predicate: Any, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
-def test_dead_chromium_is_reported_then_replaced(pages: str) -> None:
-    recorded: set[int] = set()
-    with start_app() as server, httpx.Client(base_url=server.url, timeout=60) as client:
-        tab = new_tab(client, f"{pages}/login.html")
-        browser = server.server.config.app.state.browser
-        first_pid, pids = kill_chrome(server)
-        recorded |= pids
-        wait_until(lambda: not browser.alive)
+class Dying:
+    """A bridge of this module whose Chromium the tests kill, and every Chromium process seen."""
 
-        # the next request hears what happened, as JSON, and says what to do
-        res = client.get(f"/tabs/{tab}/snapshot")
-        body = assert_error(res, 503, "browser_gone")
-        assert "Chromium exited" in body["error"] and "retry" in body["error"]
-        # the bridge keeps answering
-        health = client.get("/health")
-        assert health.status_code in (200, 503) and health.json()["lastDeath"].startswith("Chromium exited")
-
-        # a new browser took over: the old tab is back at its URL under its old id, new ones work
-        wait_until(lambda: client.get("/health").json()["status"] == "ok", timeout=30)
-        assert browser.process.pid != first_pid
-        wait_until(lambda: client.get(f"/tabs/{tab}/snapshot").status_code == 200, timeout=10)
-        assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
-        fresh = new_tab(client, f"{pages}/buttons.html")
-        res = client.post(f"/tabs/{fresh}/action", json={"kind": "click", "selector": "#inc"})
-        assert res.status_code == 200
-        assert client.post(f"/tabs/{fresh}/evaluate", json={"expression": "count.textContent"}).json() == {"result": "1"}
-        assert client.get("/health").json()["restarts"] == 1
-        assert all(not alive(pid) for pid in pids), "processes of the killed Chromium survive"
-
-        # dying while a request is in flight: that request answers, and is the one told
-        with ThreadPoolExecutor(1) as pool:
-            pending = pool.submit(client.post, f"/tabs/{fresh}/wait", json={"selector": "#never", "timeout": 10000})
-            time.sleep(0.3)
-            _, pids = kill_chrome(server)
-            recorded |= pids
-            started = time.monotonic()
-            res = pending.result(timeout=15)
-            assert time.monotonic() - started < 3
-        body = assert_error(res, 503, "browser_gone")
-        assert "Chromium exited" in body["error"] and "retry" in body["error"]
-        wait_until(lambda: browser.alive, timeout=30)
-        assert new_tab(client, f"{pages}/login.html")  # not told a second time
-        recorded |= chrome_processes(browser.process.pid)
-    # the bridge stopped: none of the Chromium processes outlives it
-    wait_until(lambda: not any(alive(pid) for pid in recorded), timeout=5)
+    def __init__(self, server: ServerThread, client: httpx.Client) -> None:
+        self.server, self.client, self.recorded = server, client, set[int]()
 
 
-def test_dead_chromium_without_auto_restart(pages: str) -> None:
-    recorded: set[int] = set()
-    with start_app(autoRestart=False) as server, httpx.Client(base_url=server.url, timeout=60) as client:
-        tab = new_tab(client, f"{pages}/login.html")
-        browser = server.server.config.app.state.browser
+@contextlib.contextmanager
+def dying_bridge(**browser: Any) -> Iterator[Dying]:
+    """A bridge whose Chromium tests may kill (each test leaves a live browser behind); when it
+    stops, none of the Chromium processes it ever had outlives it."""
+    with start_app(**browser) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+        state = Dying(server, client)
+        yield state
+        state.recorded |= chrome_processes(server.server.config.app.state.browser.process.pid)
+    wait_until(lambda: not any(alive(pid) for pid in state.recorded), timeout=5)
+
+
+@pytest.fixture(scope="module")
+def dying() -> Iterator[Dying]:
+    """The module's auto-restarting bridge, for the tests that kill its Chromium or a renderer."""
+    with dying_bridge() as state:
+        yield state
+
+
+@pytest.fixture(scope="module")
+def steady() -> Iterator[Dying]:
+    """The module's bridge that accepts every dialog and does not restart a dead Chromium."""
+    with dying_bridge(dialogs="accept", autoRestart=False) as state:
+        yield state
+
+
+def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> None:
+    server, client, recorded = dying.server, dying.client, dying.recorded
+    tab = new_tab(client, f"{pages}/login.html")
+    restarts = client.get("/health").json().get("restarts", 0)  # absent before the first restart
+    browser = server.server.config.app.state.browser
+    first_pid, pids = kill_chrome(server)
+    recorded |= pids
+    wait_until(lambda: not browser.alive)
+
+    # the next request hears what happened, as JSON, and says what to do
+    res = client.get(f"/tabs/{tab}/snapshot")
+    body = assert_error(res, 503, "browser_gone")
+    assert "Chromium exited" in body["error"] and "retry" in body["error"]
+    # the bridge keeps answering
+    health = client.get("/health")
+    assert health.status_code in (200, 503) and health.json()["lastDeath"].startswith("Chromium exited")
+
+    # a new browser took over: the old tab is back at its URL under its old id, new ones work
+    wait_until(lambda: client.get("/health").json()["status"] == "ok", timeout=30)
+    assert browser.process.pid != first_pid
+    wait_until(lambda: client.get(f"/tabs/{tab}/snapshot").status_code == 200, timeout=10)
+    assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
+    fresh = new_tab(client, f"{pages}/buttons.html")
+    res = client.post(f"/tabs/{fresh}/action", json={"kind": "click", "selector": "#inc"})
+    assert res.status_code == 200
+    assert client.post(f"/tabs/{fresh}/evaluate", json={"expression": "count.textContent"}).json() == {"result": "1"}
+    assert client.get("/health").json()["restarts"] == restarts + 1
+    assert all(not alive(pid) for pid in pids), "processes of the killed Chromium survive"
+
+    # dying while a request is in flight: that request answers, and is the one told
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(client.post, f"/tabs/{fresh}/wait", json={"selector": "#never", "timeout": 10000})
+        time.sleep(0.3)
         _, pids = kill_chrome(server)
         recorded |= pids
-        wait_until(lambda: not browser.alive)
-        body = assert_error(client.post(f"/tabs/{tab}/action", json={"kind": "press", "key": "Enter"}), 503, "browser_gone")
-        assert "/browser/restart" in body["error"]
-        # it stays down, and says so on every route, until restarted
-        for _ in range(2):
-            assert_error(client.get("/tabs"), 503, "browser_not_ready")
-            assert_error(client.post("/navigate", json={"url": f"{pages}/login.html"}), 503, "browser_not_ready")
-        assert client.get("/health").status_code == 503
-        assert client.get("/health").json()["status"] == "down"
-        res = client.post("/browser/restart")
-        assert res.status_code == 200 and res.json()["restarted"] is True
-        assert client.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
-        recorded |= chrome_processes(browser.process.pid)
-    wait_until(lambda: not any(alive(pid) for pid in recorded), timeout=5)
+        started = time.monotonic()
+        res = pending.result(timeout=15)
+        assert time.monotonic() - started < 3
+    body = assert_error(res, 503, "browser_gone")
+    assert "Chromium exited" in body["error"] and "retry" in body["error"]
+    wait_until(lambda: browser.alive, timeout=30)
+    assert new_tab(client, f"{pages}/login.html")  # not told a second time
+    recorded |= chrome_processes(browser.process.pid)  # none outlives the bridge: checked when ``dying`` stops
 
 
-def test_renderer_crash_is_reported_and_reload_recovers(pages: str) -> None:
-    with start_app() as server, httpx.Client(base_url=server.url, timeout=60) as client:
-        tab = new_tab(client, f"{pages}/login.html")
-        browser = server.server.config.app.state.browser
-        renderers = [pid for pid in chrome_processes(browser.process.pid)
-                     if b"--type=renderer" in open(f"/proc/{pid}/cmdline", "rb").read()]
-        assert renderers
-        for pid in renderers:
-            os.kill(pid, signal.SIGKILL)
-        wait_until(lambda: browser.tabs[tab].crashed)
-        body = assert_error(client.get(f"/tabs/{tab}/snapshot"), 500, "tab_crashed")
-        assert "reload" in body["error"].lower()
-        assert client.get("/health").json()["status"] == "ok"  # the browser itself is fine
-        res = client.post(f"/tabs/{tab}/reload")
-        assert res.status_code == 200, res.text
-        assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
+def test_dead_chromium_without_auto_restart(steady: Dying, pages: str) -> None:
+    server, client, recorded = steady.server, steady.client, steady.recorded
+    tab = new_tab(client, f"{pages}/login.html")
+    browser = server.server.config.app.state.browser
+    _, pids = kill_chrome(server)
+    recorded |= pids
+    wait_until(lambda: not browser.alive)
+    body = assert_error(client.post(f"/tabs/{tab}/action", json={"kind": "press", "key": "Enter"}), 503, "browser_gone")
+    assert "/browser/restart" in body["error"]
+    # it stays down, and says so on every route, until restarted
+    for _ in range(2):
+        assert_error(client.get("/tabs"), 503, "browser_not_ready")
+        assert_error(client.post("/navigate", json={"url": f"{pages}/login.html"}), 503, "browser_not_ready")
+    assert client.get("/health").status_code == 503
+    assert client.get("/health").json()["status"] == "down"
+    res = client.post("/browser/restart")
+    assert res.status_code == 200 and res.json()["restarted"] is True
+    assert client.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
+    recorded |= chrome_processes(browser.process.pid)  # none outlives the bridge: checked when ``steady`` stops
 
-        # POST /browser/restart replaces a healthy browser too, and its processes end
-        old = chrome_processes(browser.process.pid)
-        res = client.post("/browser/restart")
-        assert res.status_code == 200 and res.json()["restarted"] is True
-        assert all(not alive(pid) for pid in old)
-        assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
-        assert client.post("/navigate", json={"url": f"{pages}/table.html"}).json()["title"] == "Team table"
+
+def test_renderer_crash_is_reported_and_reload_recovers(dying: Dying, pages: str) -> None:
+    server, client = dying.server, dying.client
+    tab = new_tab(client, f"{pages}/login.html")
+    browser = server.server.config.app.state.browser
+    renderers = [pid for pid in chrome_processes(browser.process.pid)
+                 if b"--type=renderer" in open(f"/proc/{pid}/cmdline", "rb").read()]
+    assert renderers
+    for pid in renderers:
+        os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: browser.tabs[tab].crashed)
+    body = assert_error(client.get(f"/tabs/{tab}/snapshot"), 500, "tab_crashed")
+    assert "reload" in body["error"].lower()
+    assert client.get("/health").json()["status"] == "ok"  # the browser itself is fine
+    res = client.post(f"/tabs/{tab}/reload")
+    assert res.status_code == 200, res.text
+    assert client.get(f"/tabs/{tab}/snapshot").json()["title"] == "Login"
+
+    # POST /browser/restart replaces a healthy browser too, and its processes end
+    old = chrome_processes(browser.process.pid)
+    dying.recorded |= old
+    res = client.post("/browser/restart")
+    assert res.status_code == 200 and res.json()["restarted"] is True
+    assert all(not alive(pid) for pid in old)
+    assert_error(client.get(f"/tabs/{tab}/snapshot"), 404, "tab_not_found")
+    assert client.post("/navigate", json={"url": f"{pages}/table.html"}).json()["title"] == "Team table"
 
 
 def test_find_errors(http: httpx.Client, tab: str, pages: str) -> None:

@@ -71,12 +71,19 @@ def hc(ibridge: str) -> Iterator[httpx.Client]:
         yield client
 
 
-@pytest.fixture()
-def page(hc: httpx.Client, site: str) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def shared_tab(hc: httpx.Client) -> Iterator[str]:
     tab = hc.post("/tab", json={"action": "new"}).json()["tabId"]
-    open_page(hc, tab, f"{site}/interaction.html")
     yield tab
     hc.post(f"/tabs/{tab}/close")
+
+
+@pytest.fixture()
+def page(hc: httpx.Client, site: str, shared_tab: str) -> str:
+    """The module's tab on a fresh interaction.html (each test answers the dialogs it opens and
+    releases the keys and buttons it holds)."""
+    open_page(hc, shared_tab, f"{site}/interaction.html")
+    return shared_tab
 
 
 def act(hc: httpx.Client, tab: str, status: int = 200, **body: Any) -> dict[str, Any]:

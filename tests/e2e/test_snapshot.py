@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -12,6 +13,19 @@ import pytest
 from tests.conftest import js, open_page, ref_of, snap
 
 STRUCTURAL = {"generic", "none", "presentation", ""}
+
+
+def new_tab(http: httpx.Client) -> Iterator[str]:
+    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
+# Each test opens the page it reads: one tab serves the module (opening and closing one per test
+# cost more than the test). A test that reads the refs themselves (a tab numbers its refs on from the
+# pages it showed before), its first snapshot or its blank page has a fresh one.
+tab = pytest.fixture(scope="module", name="tab")(new_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(new_tab)
 
 
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
@@ -25,7 +39,8 @@ def roles_names(s: dict[str, Any]) -> list[tuple[str, str]]:
     return [(n["role"], n["name"]) for n in s["nodes"]]
 
 
-def test_refs_follow_document_order(http: httpx.Client, tab: str, pages: str) -> None:
+def test_refs_follow_document_order(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     s = snap(http, tab)
     assert s["url"] == f"{pages}/login.html" and s["title"] == "Login"
@@ -133,7 +148,8 @@ def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str,
     assert js(http, tab, "document.getElementById('count').textContent") == "1"
 
 
-def test_text_format(http: httpx.Client, tab: str, pages: str) -> None:
+def test_text_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     js(http, tab, "const e = document.getElementById('email'); e.value = 'a@b.c'; e.focus()")
     data = snap(http, tab)
@@ -150,7 +166,8 @@ def test_text_format(http: httpx.Client, tab: str, pages: str) -> None:
     assert "e4 main" in body
 
 
-def test_compact_format(http: httpx.Client, tab: str, pages: str) -> None:
+def test_compact_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
     assert res.status_code == 200
@@ -163,7 +180,8 @@ def test_compact_format(http: httpx.Client, tab: str, pages: str) -> None:
     assert len(res.text) < len(http.get(f"/tabs/{tab}/snapshot").text) / 2
 
 
-def test_yaml_format(http: httpx.Client, tab: str, pages: str) -> None:
+def test_yaml_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": "yaml"})
     assert res.status_code == 200
@@ -189,7 +207,8 @@ def test_depth(http: httpx.Client, tab: str, pages: str) -> None:
     assert http.get(f"/tabs/{tab}/snapshot", params={"depth": -1}).status_code == 400
 
 
-def test_selector_subtree(http: httpx.Client, tab: str, pages: str) -> None:
+def test_selector_subtree(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     s = snap(http, tab, selector="#login")
     assert roles_names(s) == [
@@ -232,7 +251,8 @@ def test_max_tokens(http: httpx.Client, tab: str, pages: str, fmt: str) -> None:
     assert "truncated" not in http.get(f"/tabs/{tab}/snapshot", params={"format": fmt, "maxTokens": 10**6}).text
 
 
-def test_diff(http: httpx.Client, tab: str, pages: str) -> None:
+def test_diff(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/form.html")
     before = snap(http, tab)
     js(http, tab, """
@@ -265,7 +285,8 @@ def test_diff(http: httpx.Client, tab: str, pages: str) -> None:
     assert '~ e5 checkbox "Alerts" [unchecked]' in text.splitlines()
 
 
-def test_first_diff_reports_everything_as_added(http: httpx.Client, tab: str, pages: str) -> None:
+def test_first_diff_reports_everything_as_added(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     open_page(http, tab, f"{pages}/login.html")
     d = snap(http, tab, diff="true")
     assert len(d["added"]) == d["count"] == 14 and d["removed"] == []
@@ -378,7 +399,8 @@ def test_contenteditable_text_is_its_value(http: httpx.Client, tab: str, pages: 
     assert not any(n["role"] == "text" and n["name"] == "Dear team" for n in s["nodes"])  # not twice
 
 
-def test_tab_list_title_is_the_document_title(http: httpx.Client, tab: str, pages: str) -> None:
+def test_tab_list_title_is_the_document_title(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     def listed() -> dict[str, str]:
         return next(t for t in http.get("/tabs").json()["tabs"] if t["id"] == tab)
 

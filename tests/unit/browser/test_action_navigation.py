@@ -72,6 +72,23 @@ async def test_what_is_not_this_pages_navigation_is_not_waited_for() -> None:
     assert tab.loaded_loaders == []
 
 
+async def test_a_navigation_cancelled_before_loading_is_not_waited_for() -> None:
+    # A beforeunload dialog dismissed: the scheduled navigation is cleared and never loads (the
+    # action answers then, not when some later navigation of the page commits).
+    tab = FakeTab()
+    assert not await _settle_after(tab, ("Page.frameScheduledNavigation", {"frameId": "F"}),
+                                   ("Page.frameRequestedNavigation", {"frameId": "F", "disposition": "currentTab"}),
+                                   ("Page.frameClearedScheduledNavigation", {"frameId": "F"}),
+                                   ("Page.frameNavigated", {"frame": {"id": "F", "loaderId": "L6"}}))
+    assert tab.loaded_loaders == []
+    # One that goes ahead is cleared too, once it began loading: that one is waited for.
+    assert await _settle_after(tab, ("Page.frameRequestedNavigation", {"frameId": "F", "disposition": "currentTab"}),
+                               later=(("Page.frameStartedLoading", {"frameId": "F"}),
+                                      ("Page.frameClearedScheduledNavigation", {"frameId": "F"}),
+                                      ("Page.frameNavigated", {"frame": {"id": "F", "loaderId": "L5"}})))
+    assert tab.loaded_loaders == ["L5"]
+
+
 async def test_a_browser_page_a_key_opened_is_not_waited_for() -> None:
     # Control+H shows chrome://history in the tab: the UI guard takes the tab back; waiting for
     # that page to load answered the press with tab_closed.

@@ -12,7 +12,9 @@ renderer itself sends travels behind it, though: so once the input is dispatched
 a navigation. None: the action answers as it always did. One: it is waited for until its document
 commits and loads (``load``), bounded by the action's timeout; the action succeeded either way, so
 a navigation still loading at the bound is no error. A same-document one (``pushState``, a hash)
-is done at once; one that ends without a commit (a 204, a download) too. A navigation the page
+is done at once; one that ends without a commit (a 204, a download) too, and one cancelled before
+it began loading (a beforeunload dialog dismissed: ``Page.frameClearedScheduledNavigation`` with
+no ``Page.frameStartedLoading`` before it; waited for, it held the action 30 s). A navigation the page
 starts later on its own (a timer) is not the action's; one into a new tab is the popup rule's
 (popups.py).
 """
@@ -42,11 +44,13 @@ class ActionNavigation:
         self.started: asyncio.Future[None] = loop.create_future()
         # The new document's loader id; None: same document; "": it ended without a commit.
         self.ended: asyncio.Future[str | None] = loop.create_future()
+        self.loading = False  # the main frame began loading the new document
         session = tab.session
         self._offs: list[Callable[[], None]] = [
             session.on("Page.frameRequestedNavigation", self._on_requested),
             session.on("Page.frameScheduledNavigation", self._on_main(self._start)),
-            session.on("Page.frameStartedLoading", self._on_main(self._start)),
+            session.on("Page.frameStartedLoading", self._on_main(self._loading)),
+            session.on("Page.frameClearedScheduledNavigation", self._on_main(self._cleared)),
             session.on("Page.navigatedWithinDocument", self._on_main(lambda: self._end(None))),
             session.on("Page.frameNavigated", self._on_navigated),
             session.on("Page.frameStoppedLoading", self._on_main(self._stopped)),
@@ -72,6 +76,15 @@ class ActionNavigation:
     def _start(self) -> None:
         if not self.started.done():
             self.started.set_result(None)
+
+    def _loading(self) -> None:
+        self.loading = True
+        self._start()
+
+    def _cleared(self) -> None:
+        # Also sent once a navigation that goes ahead has begun loading: only one that never did ended.
+        if self.started.done() and not self.loading:
+            self._end("")
 
     def _stopped(self) -> None:
         if self.started.done():
