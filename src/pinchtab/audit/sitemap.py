@@ -6,8 +6,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Awaitable, Callable
 
-import httpx
-
 Parse = Callable[[bytes], Awaitable[tuple[list[str], list[str]]]]
 
 MAX_SITEMAP_BYTES = 10 * 1024 * 1024
@@ -38,6 +36,8 @@ def parse(xml: bytes) -> tuple[list[str], list[str]]:
 async def discover(url: str, *, parse: Parse) -> list[str]:
     """Every page the sitemap at ``url`` lists, through its sitemap indexes; ``parse`` runs ``parse()``
     (the caller keeps it off the event loop)."""
+    import httpx  # on first use: a bridge loads this module at start and needs no HTTP client of its own
+
     pages: list[str] = []
     queue, seen = [(url, 0)], {url}
     async with httpx.AsyncClient(follow_redirects=True, timeout=TIMEOUT_S) as client:

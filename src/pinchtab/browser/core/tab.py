@@ -65,6 +65,10 @@ class Tab:
         self.dialogs = DialogTracker(self)
         self.actionability_wait_s = 1.0  # browser.actionabilityWaitMs (input/point.py)
         self._world_id: int | None = None
+        # The isolated world asked for as the main frame's document commits, so a read after the
+        # load (a navigation's location, a snapshot) does not wait for a round trip queued behind
+        # the page's load work: (document generation, its createIsolatedWorld).
+        self._early_world: tuple[int, asyncio.Future[int]] | None = None
         self._lifecycle: dict[str, set[str]] = {}
         self._waiters: list[tuple[str | None, str, asyncio.Future[str]]] = []
         # Console, errors, network log, and the Fetch domain (blocking and routes).
@@ -107,6 +111,7 @@ class Tab:
     def detach(self, gone: BrowserError | None = None) -> None:
         """The tab is closed; ``gone``: because the browser died (what a load in progress answers)."""
         self.closed = True
+        self._forget_world()
         for off in self._offs:
             off()
         self._offs.clear()
@@ -139,15 +144,16 @@ class Tab:
         self.main_frame_id = frame.get("id", self.main_frame_id)
         self.dialogs.left()
         self.url = frame.get("url", self.url)
-        self._world_id = None
+        self._forget_world()
         self.document += 1
+        self._ask_world_early()
 
     def _on_frame_detached(self, params: dict[str, Any]) -> None:
         self.frame_events += 1
 
     def _on_crash(self, params: dict[str, Any]) -> None:
         self.crashed = True
-        self._world_id = None
+        self._forget_world()
 
     # -- checks -----------------------------------------------------------------------------
 
@@ -175,12 +181,31 @@ class Tab:
     async def world(self) -> int:
         """The execution context of pinchtab's isolated world in the main frame."""
         if self._world_id is None:
-            res = await self.send(
-                "Page.createIsolatedWorld",
-                {"frameId": self.main_frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": True},
-            )
-            self._world_id = res["executionContextId"]
+            early, self._early_world = self._early_world, None
+            world_id = None
+            if early is not None and early[0] == self.document:
+                # Whatever went wrong with it (the page went on meanwhile) is asked again below.
+                with contextlib.suppress(Exception):
+                    world_id = await asyncio.shield(early[1])
+            self._world_id = world_id if world_id is not None else await self._create_world()
         return self._world_id
+
+    async def _create_world(self) -> int:
+        res = await self.send(
+            "Page.createIsolatedWorld",
+            {"frameId": self.main_frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": True},
+        )
+        return res["executionContextId"]
+
+    def _ask_world_early(self) -> None:
+        pending = asyncio.ensure_future(self._create_world())
+        pending.add_done_callback(_retrieved)
+        self._early_world = (self.document, pending)
+
+    def _forget_world(self) -> None:
+        """The world belongs to a document that is gone (or to a crashed renderer)."""
+        self._world_id = None
+        self._early_world = None
 
     async def call_in_world(
         self,
@@ -206,7 +231,7 @@ class Tab:
             except CDPError as exc:
                 # The document changed under us (navigation): make a new world once.
                 if attempt == 1 and ("context" in exc.cdp_message.lower()):
-                    self._world_id = None
+                    self._forget_world()
                     continue
                 raise
             _raise_script_error(res)
@@ -455,6 +480,12 @@ class Tab:
 
     def next_navigation(self) -> asyncio.Future[str | None]:
         return self._next_navigation()
+
+
+def _retrieved(fut: asyncio.Future[Any]) -> None:
+    """An early world's error is the next ``world()`` call's to find (or nobody's: the page went on)."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 async def _release(session: Session, object_id: str) -> None:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from pinchtab.browser.core.urls import normalize_url, refuse_domain
 from pinchtab.errors import BadRequest, PinchtabError
 from pinchtab.models.scrape import ScrapeRequest
-from pinchtab.scrape.run import run
 
 if TYPE_CHECKING:
     from pinchtab.browser.core.browser import Browser
@@ -23,6 +22,10 @@ class ScrapeOps:
     config: "Config"
 
     async def scrape(self, req: ScrapeRequest) -> dict[str, Any]:
+        # Loaded on first use: its HTML stack (lxml, readability, markdownify and bs4) is about a
+        # tenth of a bridge's start-up imports, and most bridges never scrape.
+        from pinchtab.scrape.run import run
+
         sec = self.config.security
 
         def check(url: str) -> None:
