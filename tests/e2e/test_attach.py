@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from tests.conftest import ServerThread, free_port
-from tests.e2e.test_server import START_TIMEOUT, live_in_groups, wait_until
+from tests.e2e.test_server import START_TIMEOUT, kill_pids, live_in_groups, wait_until
 
 SERVER_TOKEN = "server-token-0123456789"
 # The second on 127.0.0.1, where discovery's "localhost" finds it too (no third bridge for that test).
@@ -75,8 +75,7 @@ class BridgeProc:
             pgid = os.getpgid(self.proc.pid)
             os.killpg(pgid, signal.SIGKILL)
             self.proc.wait(10)
-            for pid, _, _ in live_in_groups({pgid}):
-                os.kill(pid, signal.SIGKILL)
+            kill_pids(pid for pid, _, _ in live_in_groups({pgid}))
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -86,8 +85,7 @@ class BridgeProc:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:
                 pass
-            for pid, _, _ in live_in_groups({pgid}):
-                os.kill(pid, signal.SIGKILL)
+            kill_pids(pid for pid, _, _ in live_in_groups({pgid}))
 
 
 class Server:

@@ -8,13 +8,14 @@ a server killed with SIGKILL, are tests/hostile/test_bridges.py's server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     yield from running_server(ServerProc(tmp_path_factory.mktemp("server")))
 
 
+def kill_pids(pids: Iterable[int]) -> None:
+    """SIGKILL each process; one that ended since it was listed is fine (it is what was wanted)."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def running_server(srv: ServerProc, down_ok: bool = False) -> Iterator[ServerProc]:
     """``srv`` once it answers; afterwards nothing of it may survive, whatever a test did."""
     groups: set[int] = set()
@@ -159,8 +167,7 @@ def running_server(srv: ServerProc, down_ok: bool = False) -> Iterator[ServerPro
         groups |= srv.process_groups() if srv.proc.poll() is None else set()
         srv.close()
         # Whatever a test did, nothing of this server may survive it.
-        for pid, _, _ in live_in_groups(groups):
-            os.kill(pid, signal.SIGKILL)
+        kill_pids(pid for pid, _, _ in live_in_groups(groups))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.e2e.test_server import ServerProc, live_in_groups, running_server, wait_until
+from tests.e2e.test_server import ServerProc, kill_pids, live_in_groups, running_server, wait_until
 from tests.fixtures.harness import process_alive
 
 
@@ -66,5 +66,4 @@ def test_a_frozen_bridge_and_a_running_one_end_with_their_server_killed(server: 
         wait_until(lambda: not process_alive(bridge), 30, "the frozen bridge to end with its server")
         wait_until(lambda: not live_in_groups(groups), 30, "the bridges and their Chromiums to end with it")
     finally:
-        for pid, _, _ in live_in_groups(groups):
-            os.kill(pid, signal.SIGKILL)
+        kill_pids(pid for pid, _, _ in live_in_groups(groups))
