@@ -109,14 +109,18 @@ def http(bridge: str) -> Iterator[httpx.Client]:
         yield client
 
 
-@pytest.fixture()
-def tab(http: httpx.Client) -> Iterator[str]:
-    """A fresh tab for one test, closed afterwards."""
+def open_tab(http: httpx.Client) -> Iterator[str]:
+    """A new tab on the session bridge, closed afterwards. ``tab`` gives one per test; a module
+    whose tests each open their own page first shares one (a new tab, with its renderer, costs more
+    than most tests): ``tab = pytest.fixture(scope="module", name="tab")(open_tab)``."""
     res = http.post("/tab", json={"action": "new"})
     assert res.status_code == 200, res.text
     tab_id = res.json()["tabId"]
     yield tab_id
     http.post(f"/tabs/{tab_id}/close")
+
+
+tab = pytest.fixture(name="tab")(open_tab)
 
 
 def js(http: httpx.Client, tab_id: str, expression: str) -> Any:

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import js, open_page, ref_of, snap
-
-
-def new_tab(http: httpx.Client) -> Iterator[str]:
-    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+from tests.conftest import js, open_page, open_tab, ref_of, snap
 
 
 # Each test opens the page it acts on: one tab serves the module (opening and closing one per test
 # cost more than the test). A test about refs a tab never gave has a fresh one: refs of the pages
 # the module's tab showed before are stale there, not unknown.
-tab = pytest.fixture(scope="module", name="tab")(new_tab)
-fresh_tab = pytest.fixture(name="fresh_tab")(new_tab)
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
 def act(http: httpx.Client, tab: str, **body: Any) -> httpx.Response:

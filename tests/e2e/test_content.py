@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import js, open_page
+from tests.conftest import js, open_page, open_tab
 
 PNG = b"\x89PNG\r\n\x1a\n"
 JPEG = b"\xff\xd8\xff"
@@ -51,13 +51,9 @@ def long_wait(request: pytest.FixtureRequest, bridge: str) -> Iterator[LongWait 
     waiter.thread.join(timeout=60)
 
 
-@pytest.fixture(scope="module")
-def tab(http: httpx.Client) -> Iterator[str]:
-    """One tab for this module's tests (each opens the page it reads; none leaves a dialog, an
-    emulation or a route behind)."""
-    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+# One tab for this module's tests (each opens the page it reads; none leaves a dialog, an
+# emulation or a route behind).
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 # -- text -----------------------------------------------------------------------------------------

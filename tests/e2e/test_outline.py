@@ -5,14 +5,13 @@ characters than the text format."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from pinchtab.browser.page.outline import CONTENT_NAMED
-from tests.conftest import open_page, snap
+from tests.conftest import open_page, open_tab, snap
 
 STATE_MARKS = {"focused": {True: "[focused]"}, "disabled": {True: "[disabled]"}, "selected": {True: "[selected]"},
                "required": {True: "[required]"}, "checked": {True: "[x]", False: "[ ]", "mixed": "[-]"},
@@ -20,15 +19,8 @@ STATE_MARKS = {"focused": {True: "[focused]"}, "disabled": {True: "[disabled]"},
                "expanded": {True: "[expanded]", False: "[collapsed]"}}
 
 
-@pytest.fixture(scope="module")
-def tab(http: httpx.Client) -> Iterator[str]:
-    """One tab for the module's tests (each navigates it to a new document first): no new tab, with
-    its renderer, per test."""
-    res = http.post("/tab", json={"action": "new"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+# One tab for the module's tests (each navigates it to a new document first).
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def segment(outline: str, ref: str) -> str:

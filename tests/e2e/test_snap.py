@@ -12,18 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from tests.conftest import snap as take_snapshot
+from tests.conftest import open_tab, snap as take_snapshot
 
 
-@pytest.fixture(scope="module")
-def tab(http: httpx.Client) -> Iterator[str]:
-    """One tab for the module's tests (each navigates it to a new document first): no new tab, with
-    its renderer, per test."""
-    res = http.post("/tab", json={"action": "new"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+# One tab for the module's tests (each navigates it to a new document first).
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def _nav(http: httpx.Client, tab: str, url: str, **extra: object) -> dict:

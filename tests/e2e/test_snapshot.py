@@ -4,28 +4,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import js, open_page, ref_of, snap
+from tests.conftest import js, open_page, open_tab, ref_of, snap
 
 STRUCTURAL = {"generic", "none", "presentation", ""}
-
-
-def new_tab(http: httpx.Client) -> Iterator[str]:
-    tab_id = http.post("/tab", json={"action": "new"}).json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
 
 
 # Each test opens the page it reads: one tab serves the module (opening and closing one per test
 # cost more than the test). A test that reads the refs themselves (a tab numbers its refs on from the
 # pages it showed before), its first snapshot or its blank page has a fresh one.
-tab = pytest.fixture(scope="module", name="tab")(new_tab)
-fresh_tab = pytest.fixture(name="fresh_tab")(new_tab)
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
