@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, free_port, js, open_page, ref_of, snap
+from tests.conftest import ServerThread, free_port, js, open_page, open_tab, ref_of, snap
 
 
 def new_tab(client: httpx.Client, url: str | None = None) -> str:
@@ -47,19 +47,18 @@ def assert_error(res: httpx.Response, status: int, code: str | None = None) -> d
 # -- bad input ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def blank(http: httpx.Client) -> Iterator[str]:
-    """One tab for the bad-input tests: every request they send is refused, so none changes it."""
-    tab_id = new_tab(http)
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+# One tab for the module's tests on the session bridge: every request of the bad-input tests is
+# refused, so none changes it, and every other test opens its page first. The test about a tab
+# with no history has a fresh one.
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 POST_ROUTES = ["navigate", "action", "actions", "evaluate", "wait", "cookies", "pdf"]
 
 
 @pytest.mark.parametrize("route", POST_ROUTES)
-def test_invalid_json(http: httpx.Client, blank: str, route: str) -> None:
-    for path in (f"/{route}", f"/tabs/{blank}/{route}"):
+def test_invalid_json(http: httpx.Client, tab: str, route: str) -> None:
+    for path in (f"/{route}", f"/tabs/{tab}/{route}"):
         res = http.post(path, content=b'{"url": "x",', headers={"content-type": "application/json"})
         assert_error(res, 400, "invalid_json")
     res = http.post("/tab", content=b"{nope")
@@ -67,24 +66,24 @@ def test_invalid_json(http: httpx.Client, blank: str, route: str) -> None:
 
 
 @pytest.mark.parametrize("body", [b"[]", b"[1, 2]", b'"a string"', b"12", b"true", b"null"])
-def test_non_object_bodies(http: httpx.Client, blank: str, body: bytes) -> None:
+def test_non_object_bodies(http: httpx.Client, tab: str, body: bytes) -> None:
     for route in ("navigate", "action", "evaluate", "wait", "tab"):
-        path = "/tab" if route == "tab" else f"/tabs/{blank}/{route}"
+        path = "/tab" if route == "tab" else f"/tabs/{tab}/{route}"
         assert_error(http.post(path, content=body), 400, "invalid_body")
 
 
-def test_missing_fields(http: httpx.Client, blank: str) -> None:
-    assert_error(http.post(f"/tabs/{blank}/navigate", json={}), 400, "missing_url")
-    body = assert_error(http.post(f"/tabs/{blank}/navigate"), 400, "missing_url")  # no body: name the field
+def test_missing_fields(http: httpx.Client, tab: str) -> None:
+    assert_error(http.post(f"/tabs/{tab}/navigate", json={}), 400, "missing_url")
+    body = assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_url")  # no body: name the field
     assert body["error"] == "url is required"
-    assert_error(http.post(f"/tabs/{blank}/action", json={"ref": "e1"}), 400, "missing_kind")
-    assert_error(http.post(f"/tabs/{blank}/actions", json={}), 400, "missing_actions")
-    assert_error(http.post(f"/tabs/{blank}/evaluate", json={}), 400, "missing_expression")
-    assert_error(http.post(f"/tabs/{blank}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
+    assert_error(http.post(f"/tabs/{tab}/action", json={"ref": "e1"}), 400, "missing_kind")
+    assert_error(http.post(f"/tabs/{tab}/actions", json={}), 400, "missing_actions")
+    assert_error(http.post(f"/tabs/{tab}/evaluate", json={}), 400, "missing_expression")
+    assert_error(http.post(f"/tabs/{tab}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
     assert_error(http.post("/tab", json={}), 400, "missing_action")
     assert_error(http.post("/tab", json={"action": "focus"}), 400, "missing_tab_id")
     assert_error(http.post("/tab", json={"action": "close"}), 400, "missing_tab_id")
-    assert_error(http.post(f"/tabs/{blank}/wait", json={}), 400, "missing_condition")
+    assert_error(http.post(f"/tabs/{tab}/wait", json={}), 400, "missing_condition")
 
 
 @pytest.mark.parametrize(("path", "body"), [
@@ -104,24 +103,24 @@ def test_missing_fields(http: httpx.Client, blank: str) -> None:
     ("wait", {"selector": "#x", "timeout": "long"}),
     ("cookies", {"cookies": {"name": "a"}}),
 ])
-def test_wrong_types(http: httpx.Client, blank: str, path: str, body: dict[str, Any]) -> None:
-    assert_error(http.post(f"/tabs/{blank}/{path}", json=body), 400)
+def test_wrong_types(http: httpx.Client, tab: str, path: str, body: dict[str, Any]) -> None:
+    assert_error(http.post(f"/tabs/{tab}/{path}", json=body), 400)
 
 
 @pytest.mark.parametrize("params", [{"depth": "x"}, {"format": "html"}, {"filter": "some"}, {"maxTokens": 0},
                                     {"interactive": "perhaps"}])
-def test_wrong_query_values(http: httpx.Client, blank: str, params: dict[str, Any]) -> None:
-    assert_error(http.get(f"/tabs/{blank}/snapshot", params=params), 400, "invalid_field")
+def test_wrong_query_values(http: httpx.Client, tab: str, params: dict[str, Any]) -> None:
+    assert_error(http.get(f"/tabs/{tab}/snapshot", params=params), 400, "invalid_field")
 
 
-def test_unknown_kind(http: httpx.Client, blank: str) -> None:
-    body = assert_error(http.post(f"/tabs/{blank}/action", json={"kind": "juggle"}), 400, "unknown_kind")
+def test_unknown_kind(http: httpx.Client, tab: str) -> None:
+    body = assert_error(http.post(f"/tabs/{tab}/action", json={"kind": "juggle"}), 400, "unknown_kind")
     assert "juggle" in body["error"]
 
 
-def test_bad_urls(http: httpx.Client, blank: str) -> None:
+def test_bad_urls(http: httpx.Client, tab: str) -> None:
     for url in ("", "   ", "not a url", "http://", "javascript:alert(1)", "file:///etc/passwd"):
-        assert_error(http.post(f"/tabs/{blank}/navigate", json={"url": url}), 400)
+        assert_error(http.post(f"/tabs/{tab}/navigate", json={"url": url}), 400)
     assert_error(http.post("/tab", json={"action": "new", "url": "chrome://settings"}), 400, "scheme_not_allowed")
 
 
@@ -152,8 +151,8 @@ def test_tab_focus_and_close_unknown(http: httpx.Client) -> None:
     assert_error(http.post("/tab", json={"action": "close", "tabId": "NOPE"}), 404, "tab_not_found")
 
 
-def test_unknown_routes(http: httpx.Client, blank: str) -> None:
-    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{blank}/nothing"),
+def test_unknown_routes(http: httpx.Client, tab: str) -> None:
+    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{tab}/nothing"),
                          ("GET", "/tabs/x/y/z"), ("DELETE", "/tabs")):
         res = http.request(method, path)
         assert res.status_code in (404, 405), (method, path)
@@ -161,8 +160,9 @@ def test_unknown_routes(http: httpx.Client, blank: str) -> None:
     assert_error(http.get("/navigate"), 405, "method_not_allowed")
 
 
-def test_no_history_stays_put(http: httpx.Client, tab: str, pages: str) -> None:
+def test_no_history_stays_put(http: httpx.Client, fresh_tab: str, pages: str) -> None:
     # PinchTab's rule: back or forward with nowhere to go answers the page the tab stays on
+    tab = fresh_tab
     http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/buttons.html"})
     for direction in ("back", "forward"):
         res = http.post(f"/tabs/{tab}/{direction}")
@@ -298,9 +298,9 @@ def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: st
     open_page(http, tab, f"{pages}/login.html")
     other = new_tab(http, f"{pages}/login.html")
     try:
-        serial = timed_waits(http, [tab, tab], 800)
-        assert serial >= 1.6, f"two 0.8 s waits on one tab took {serial:.2f} s"  # the tab's lock
-        assert sorted(meet(http, [tab, tab], 800)) == [False, True]  # the first ends unmet, then the second
+        serial = timed_waits(http, [tab, tab], 400)
+        assert serial >= 0.8, f"two 0.4 s waits on one tab took {serial:.2f} s"  # the tab's lock
+        assert sorted(meet(http, [tab, tab], 400)) == [False, True]  # the first ends unmet, then the second
         # On two tabs the waits run at once: each sees the other's mark (a clock compared with the
         # serial pair failed on a loaded machine).
         assert meet(http, [tab, other], 20000) == [True, True]
