@@ -35,6 +35,17 @@ def login_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     http.post(f"/tabs/{tab_id}/close")
 
 
+@pytest.fixture(scope="module")
+def large_tab(http: httpx.Client, pages: str) -> Iterator[str]:
+    """A tab of its own on large.html for the tests that only read it (one load of the big page,
+    not one a test)."""
+    res = http.post("/tab", json={"action": "new", "url": f"{pages}/large.html"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": "text", **params})
     assert res.status_code == 200, res.text
@@ -236,8 +247,8 @@ def test_selector_errors(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["json", "text", "compact", "yaml"])
-def test_max_tokens(http: httpx.Client, tab: str, pages: str, fmt: str) -> None:
-    open_page(http, tab, f"{pages}/large.html")
+def test_max_tokens(http: httpx.Client, large_tab: str, fmt: str) -> None:
+    tab = large_tab
     full = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt})
     budget = 800
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt, "maxTokens": budget})
@@ -335,8 +346,8 @@ def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str
                 assert node["name"].strip(), node
 
 
-def test_large_page(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/large.html")
+def test_large_page(http: httpx.Client, large_tab: str) -> None:
+    tab = large_tab
     started = time.monotonic()
     full = snap(http, tab)
     elapsed = time.monotonic() - started
