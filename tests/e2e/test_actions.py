@@ -11,9 +11,12 @@ from tests.conftest import js, open_page, open_tab, ref_of, snap
 
 
 # Each test opens the page it acts on: one tab serves the module (opening and closing one per test
-# cost more than the test). A test about refs a tab never gave has a fresh one: refs of the pages
-# the module's tab showed before are stale there, not unknown.
+# cost more than the test). The tests about a ref their tab never gave (e99) share another, which
+# shows only buttons.html: refs of the pages the module's tab showed before are stale there, not
+# unknown, and buttons.html gives 18 refs a load (72 for the four loads). The test about a tab that
+# gave no refs yet has a fresh one.
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
+refs_tab = pytest.fixture(scope="module", name="refs_tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
@@ -403,8 +406,8 @@ def test_actions_batch(http: httpx.Client, tab: str, pages: str) -> None:
     assert text_of(http, tab, "welcome") == "Signed in as grace@example.com"
 
 
-def test_actions_batch_stops_at_first_failure(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab  # a ref it never gave
+def test_actions_batch_stops_at_first_failure(http: httpx.Client, refs_tab: str, pages: str) -> None:
+    tab = refs_tab  # a ref it never gave
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
     res = http.post("/actions", json={"tabId": tab, "actions": [
@@ -423,9 +426,9 @@ def test_actions_batch_stops_at_first_failure(http: httpx.Client, fresh_tab: str
 
 
 @pytest.mark.parametrize("stop_on_error", [False, True])
-def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Client, fresh_tab: str, pages: str,
+def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Client, refs_tab: str, pages: str,
                                                                 stop_on_error: bool) -> None:
-    tab = fresh_tab  # a ref it never gave
+    tab = refs_tab  # a ref it never gave
     # PinchTab's batch: stopOnError given -> 200, every outcome in results
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
@@ -467,8 +470,8 @@ def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, p
     assert res.status_code == 500 and text_of(http, tab, "ccount") == "0"
 
 
-def test_missing_ref(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab  # a ref it never gave
+def test_missing_ref(http: httpx.Client, refs_tab: str, pages: str) -> None:
+    tab = refs_tab  # a ref it never gave
     open_page(http, tab, f"{pages}/buttons.html")
     snap(http, tab)
     res = act(http, tab, kind="click", ref="e99")
