@@ -50,14 +50,13 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def iserver(state_dir: Path) -> Iterator[ServerThread]:
-    """A bridge that leaves dialogs open (manual), with uploads, downloads (127.0.0.1 allowed),
-    clipboard and evaluate on, its state under a temporary dir."""
+    """A bridge that leaves dialogs open (browser.dialogs manual, the default), with uploads,
+    downloads (127.0.0.1 allowed), clipboard and evaluate on, its state under a temporary dir."""
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
     config = load_config({
         "server": {"stateDir": str(state_dir)},
-        "browser": {"dialogs": "manual"},
         "security": {"allowEvaluate": True, "allowUpload": True, "allowDownload": True, "allowClipboard": True,
                      "downloadAllowedDomains": ["127.0.0.1"]},
     }, environ={})
@@ -150,8 +149,8 @@ def test_dialog_errors(hc: httpx.Client, page: str) -> None:
     assert hc.post(f"/tabs/{page}/dialog", json={}).status_code == 400
 
 
-def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/interaction.html")
+def test_default_policy_leaves_the_dialog_to_the_agent(hc: httpx.Client, page: str) -> None:
+    http, tab = hc, page  # the module's bridge keeps browser.dialogs at its default
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
     assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
     assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
