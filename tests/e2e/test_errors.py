@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, free_port, js, open_page, ref_of, snap
+from tests.conftest import ServerThread, free_port, js, open_page, open_tab, ref_of, snap
 
 
 def new_tab(client: httpx.Client, url: str | None = None) -> str:
@@ -47,19 +47,18 @@ def assert_error(res: httpx.Response, status: int, code: str | None = None) -> d
 # -- bad input ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def blank(http: httpx.Client) -> Iterator[str]:
-    """One tab for the bad-input tests: every request they send is refused, so none changes it."""
-    tab_id = new_tab(http)
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+# One tab for the module's tests on the session bridge: every request of the bad-input tests is
+# refused, so none changes it, and every other test opens its page first. The test about a tab
+# with no history has a fresh one.
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 POST_ROUTES = ["navigate", "action", "actions", "evaluate", "wait", "cookies", "pdf"]
 
 
 @pytest.mark.parametrize("route", POST_ROUTES)
-def test_invalid_json(http: httpx.Client, blank: str, route: str) -> None:
-    for path in (f"/{route}", f"/tabs/{blank}/{route}"):
+def test_invalid_json(http: httpx.Client, tab: str, route: str) -> None:
+    for path in (f"/{route}", f"/tabs/{tab}/{route}"):
         res = http.post(path, content=b'{"url": "x",', headers={"content-type": "application/json"})
         assert_error(res, 400, "invalid_json")
     res = http.post("/tab", content=b"{nope")
@@ -67,24 +66,24 @@ def test_invalid_json(http: httpx.Client, blank: str, route: str) -> None:
 
 
 @pytest.mark.parametrize("body", [b"[]", b"[1, 2]", b'"a string"', b"12", b"true", b"null"])
-def test_non_object_bodies(http: httpx.Client, blank: str, body: bytes) -> None:
+def test_non_object_bodies(http: httpx.Client, tab: str, body: bytes) -> None:
     for route in ("navigate", "action", "evaluate", "wait", "tab"):
-        path = "/tab" if route == "tab" else f"/tabs/{blank}/{route}"
+        path = "/tab" if route == "tab" else f"/tabs/{tab}/{route}"
         assert_error(http.post(path, content=body), 400, "invalid_body")
 
 
-def test_missing_fields(http: httpx.Client, blank: str) -> None:
-    assert_error(http.post(f"/tabs/{blank}/navigate", json={}), 400, "missing_url")
-    body = assert_error(http.post(f"/tabs/{blank}/navigate"), 400, "missing_url")  # no body: name the field
+def test_missing_fields(http: httpx.Client, tab: str) -> None:
+    assert_error(http.post(f"/tabs/{tab}/navigate", json={}), 400, "missing_url")
+    body = assert_error(http.post(f"/tabs/{tab}/navigate"), 400, "missing_url")  # no body: name the field
     assert body["error"] == "url is required"
-    assert_error(http.post(f"/tabs/{blank}/action", json={"ref": "e1"}), 400, "missing_kind")
-    assert_error(http.post(f"/tabs/{blank}/actions", json={}), 400, "missing_actions")
-    assert_error(http.post(f"/tabs/{blank}/evaluate", json={}), 400, "missing_expression")
-    assert_error(http.post(f"/tabs/{blank}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
+    assert_error(http.post(f"/tabs/{tab}/action", json={"ref": "e1"}), 400, "missing_kind")
+    assert_error(http.post(f"/tabs/{tab}/actions", json={}), 400, "missing_actions")
+    assert_error(http.post(f"/tabs/{tab}/evaluate", json={}), 400, "missing_expression")
+    assert_error(http.post(f"/tabs/{tab}/cookies", json={"url": "http://x.test"}), 400, "missing_cookies")
     assert_error(http.post("/tab", json={}), 400, "missing_action")
     assert_error(http.post("/tab", json={"action": "focus"}), 400, "missing_tab_id")
     assert_error(http.post("/tab", json={"action": "close"}), 400, "missing_tab_id")
-    assert_error(http.post(f"/tabs/{blank}/wait", json={}), 400, "missing_condition")
+    assert_error(http.post(f"/tabs/{tab}/wait", json={}), 400, "missing_condition")
 
 
 @pytest.mark.parametrize(("path", "body"), [
@@ -104,24 +103,24 @@ def test_missing_fields(http: httpx.Client, blank: str) -> None:
     ("wait", {"selector": "#x", "timeout": "long"}),
     ("cookies", {"cookies": {"name": "a"}}),
 ])
-def test_wrong_types(http: httpx.Client, blank: str, path: str, body: dict[str, Any]) -> None:
-    assert_error(http.post(f"/tabs/{blank}/{path}", json=body), 400)
+def test_wrong_types(http: httpx.Client, tab: str, path: str, body: dict[str, Any]) -> None:
+    assert_error(http.post(f"/tabs/{tab}/{path}", json=body), 400)
 
 
 @pytest.mark.parametrize("params", [{"depth": "x"}, {"format": "html"}, {"filter": "some"}, {"maxTokens": 0},
                                     {"interactive": "perhaps"}])
-def test_wrong_query_values(http: httpx.Client, blank: str, params: dict[str, Any]) -> None:
-    assert_error(http.get(f"/tabs/{blank}/snapshot", params=params), 400, "invalid_field")
+def test_wrong_query_values(http: httpx.Client, tab: str, params: dict[str, Any]) -> None:
+    assert_error(http.get(f"/tabs/{tab}/snapshot", params=params), 400, "invalid_field")
 
 
-def test_unknown_kind(http: httpx.Client, blank: str) -> None:
-    body = assert_error(http.post(f"/tabs/{blank}/action", json={"kind": "juggle"}), 400, "unknown_kind")
+def test_unknown_kind(http: httpx.Client, tab: str) -> None:
+    body = assert_error(http.post(f"/tabs/{tab}/action", json={"kind": "juggle"}), 400, "unknown_kind")
     assert "juggle" in body["error"]
 
 
-def test_bad_urls(http: httpx.Client, blank: str) -> None:
+def test_bad_urls(http: httpx.Client, tab: str) -> None:
     for url in ("", "   ", "not a url", "http://", "javascript:alert(1)", "file:///etc/passwd"):
-        assert_error(http.post(f"/tabs/{blank}/navigate", json={"url": url}), 400)
+        assert_error(http.post(f"/tabs/{tab}/navigate", json={"url": url}), 400)
     assert_error(http.post("/tab", json={"action": "new", "url": "chrome://settings"}), 400, "scheme_not_allowed")
 
 
@@ -152,8 +151,8 @@ def test_tab_focus_and_close_unknown(http: httpx.Client) -> None:
     assert_error(http.post("/tab", json={"action": "close", "tabId": "NOPE"}), 404, "tab_not_found")
 
 
-def test_unknown_routes(http: httpx.Client, blank: str) -> None:
-    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{blank}/nothing"),
+def test_unknown_routes(http: httpx.Client, tab: str) -> None:
+    for method, path in (("GET", "/nothing"), ("POST", "/nothing"), ("GET", f"/tabs/{tab}/nothing"),
                          ("GET", "/tabs/x/y/z"), ("DELETE", "/tabs")):
         res = http.request(method, path)
         assert res.status_code in (404, 405), (method, path)
@@ -161,8 +160,9 @@ def test_unknown_routes(http: httpx.Client, blank: str) -> None:
     assert_error(http.get("/navigate"), 405, "method_not_allowed")
 
 
-def test_no_history_stays_put(http: httpx.Client, tab: str, pages: str) -> None:
+def test_no_history_stays_put(http: httpx.Client, fresh_tab: str, pages: str) -> None:
     # PinchTab's rule: back or forward with nowhere to go answers the page the tab stays on
+    tab = fresh_tab
     http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/buttons.html"})
     for direction in ("back", "forward"):
         res = http.post(f"/tabs/{tab}/{direction}")
@@ -194,19 +194,18 @@ def test_tab_still_works_after_bad_requests(http: httpx.Client, tab: str, pages:
 # -- auth -----------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def token_bridge() -> Iterator[str]:
-    with start_app(token="s3cret-token") as server:
-        yield server.url
+TOKEN = "s3cret-token"
 
 
-def test_token_auth(token_bridge: str, pages: str) -> None:
-    good = {"Authorization": "Bearer s3cret-token"}
-    with httpx.Client(base_url=token_bridge, timeout=30) as client:
+def test_token_auth(dying: Dying, pages: str) -> None:
+    good = {"Authorization": f"Bearer {TOKEN}"}
+    # a URL of this test's own: the module's other tests open login.html on this bridge too
+    login = f"{pages}/login.html?auth"
+    with httpx.Client(base_url=dying.server.url, timeout=30) as client:
         health = client.get("/health")
         assert health.status_code == 200 and health.json()["status"] == "ok"
         routes = [("GET", "/tabs", {}), ("POST", "/tab", {"json": {"action": "new"}}),
-                  ("POST", "/navigate", {"json": {"url": f"{pages}/login.html"}}), ("GET", "/snapshot", {}),
+                  ("POST", "/navigate", {"json": {"url": login}}), ("GET", "/snapshot", {}),
                   ("POST", "/action", {"json": {"kind": "click", "ref": "e1"}}), ("GET", "/text", {}),
                   ("GET", "/screenshot", {}), ("GET", "/pdf", {}), ("POST", "/evaluate", {"json": {"expression": "1"}}),
                   ("GET", "/cookies", {}), ("POST", "/wait", {"json": {"selector": "body"}}),
@@ -219,24 +218,28 @@ def test_token_auth(token_bridge: str, pages: str) -> None:
                 assert_error(res, 401, "unauthorized")
         assert client.get("/tabs").status_code == 401
         # with the token everything works
-        tab = client.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}, headers=good).json()["tabId"]
+        tab = client.post("/tab", json={"action": "new", "url": login}, headers=good).json()["tabId"]
         assert client.get(f"/tabs/{tab}/snapshot", headers=good).json()["title"] == "Login"
         assert client.post(f"/tabs/{tab}/evaluate", json={"expression": "document.title"}, headers=good).json() == {"result": "Login"}
         # nothing ran for the refused requests: no navigation to login.html before ours
         tabs = client.get("/tabs", headers=good).json()["tabs"]
-        assert [t["id"] for t in tabs if t["url"].endswith("login.html")] == [tab]
+        assert [t["id"] for t in tabs if t["url"].endswith("login.html?auth")] == [tab]
 
 
 # -- concurrency ----------------------------------------------------------------------------------
 
 
-def test_parallel_requests_on_one_tab_are_serialised(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+# The parallel requests below share the session's client (thread-safe, a connection per request
+# in flight): a client of their own each cost ~0.07 s of CPU to build (its TLS context), more than
+# the request.
+
+
+def test_parallel_requests_on_one_tab_are_serialised(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
 
     def click(_: int) -> int:
-        with httpx.Client(base_url=bridge, timeout=60) as client:
-            return client.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref}).status_code
+        return http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref}).status_code
 
     with ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(click, range(16)))
@@ -244,18 +247,17 @@ def test_parallel_requests_on_one_tab_are_serialised(http: httpx.Client, tab: st
     assert js(http, tab, "document.getElementById('count').textContent") == "16"
 
 
-def test_mixed_parallel_requests_on_one_tab(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+def test_mixed_parallel_requests_on_one_tab(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/form.html")
 
     def call(i: int) -> int:
-        with httpx.Client(base_url=bridge, timeout=60) as client:
-            if i % 4 == 0:
-                return client.get(f"/tabs/{tab}/snapshot").status_code
-            if i % 4 == 1:
-                return client.get(f"/tabs/{tab}/text").status_code
-            if i % 4 == 2:
-                return client.get(f"/tabs/{tab}/screenshot").status_code
-            return client.post(f"/tabs/{tab}/action", json={"kind": "type", "selector": "#bio", "text": "ab"}).status_code
+        if i % 4 == 0:
+            return http.get(f"/tabs/{tab}/snapshot").status_code
+        if i % 4 == 1:
+            return http.get(f"/tabs/{tab}/text").status_code
+        if i % 4 == 2:
+            return http.get(f"/tabs/{tab}/screenshot").status_code
+        return http.post(f"/tabs/{tab}/action", json={"kind": "type", "selector": "#bio", "text": "ab"}).status_code
 
     with ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(call, range(16)))
@@ -263,12 +265,11 @@ def test_mixed_parallel_requests_on_one_tab(http: httpx.Client, tab: str, pages:
     assert js(http, tab, "document.getElementById('bio').value") == "ab" * 4
 
 
-def timed_waits(bridge: str, tabs: list[str], ms: int) -> float:
+def timed_waits(client: httpx.Client, tabs: list[str], ms: int) -> float:
     def wait(tab: str) -> dict[str, Any]:
-        with httpx.Client(base_url=bridge, timeout=60) as client:
-            res = client.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": ms})
-            assert res.status_code == 200
-            return res.json()
+        res = client.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": ms})
+        assert res.status_code == 200
+        return res.json()
 
     started = time.monotonic()
     with ThreadPoolExecutor(len(tabs)) as pool:
@@ -277,7 +278,7 @@ def timed_waits(bridge: str, tabs: list[str], ms: int) -> float:
     return time.monotonic() - started
 
 
-def meet(bridge: str, tabs: list[str], ms: int) -> list[bool]:
+def meet(client: httpx.Client, tabs: list[str], ms: int) -> list[bool]:
     """Two waits, one on each of ``tabs`` (pages of one origin, so they share localStorage): each
     marks itself there and is met once the other has marked itself too. Both are met only when the
     two run at the same time, whatever the machine's speed."""
@@ -285,34 +286,33 @@ def meet(bridge: str, tabs: list[str], ms: int) -> list[bool]:
 
     def wait(i: int) -> bool:
         fn = f"(localStorage.setItem('{key}{i}', '1'), localStorage.getItem('{key}{1 - i}') === '1')"
-        with httpx.Client(base_url=bridge, timeout=60) as client:
-            res = client.post(f"/tabs/{tabs[i]}/wait", json={"fn": fn, "timeout": ms})
-            assert res.status_code == 200, res.text
-            return res.json()["waited"]
+        res = client.post(f"/tabs/{tabs[i]}/wait", json={"fn": fn, "timeout": ms})
+        assert res.status_code == 200, res.text
+        return res.json()["waited"]
 
     with ThreadPoolExecutor(2) as pool:
         return list(pool.map(wait, range(2)))
 
 
-def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/login.html")
     other = new_tab(http, f"{pages}/login.html")
     try:
-        serial = timed_waits(bridge, [tab, tab], 800)
-        assert serial >= 1.6, f"two 0.8 s waits on one tab took {serial:.2f} s"  # the tab's lock
-        assert sorted(meet(bridge, [tab, tab], 800)) == [False, True]  # the first ends unmet, then the second
+        serial = timed_waits(http, [tab, tab], 400)
+        assert serial >= 0.8, f"two 0.4 s waits on one tab took {serial:.2f} s"  # the tab's lock
+        assert sorted(meet(http, [tab, tab], 400)) == [False, True]  # the first ends unmet, then the second
         # On two tabs the waits run at once: each sees the other's mark (a clock compared with the
         # serial pair failed on a loaded machine).
-        assert meet(bridge, [tab, other], 20000) == [True, True]
+        assert meet(http, [tab, other], 20000) == [True, True]
     finally:
         http.post(f"/tabs/{other}/close")
 
 
-def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: str, bridge: str) -> None:
+def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: str) -> None:
     other = new_tab(http, f"{pages}/login.html")
     try:
         with ThreadPoolExecutor(1) as pool:
-            slow = pool.submit(timed_waits, bridge, [tab], 1500)
+            slow = pool.submit(timed_waits, http, [tab], 1500)
             time.sleep(0.2)
             assert http.get(f"/tabs/{other}/snapshot").status_code == 200
             assert http.get("/tabs").status_code == 200
@@ -323,15 +323,14 @@ def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: s
         http.post(f"/tabs/{other}/close")
 
 
-def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: str, bridge: str) -> None:
+def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: str) -> None:
     doomed = new_tab(http, f"{pages}/login.html")
 
     def long_wait() -> httpx.Response:
         # A condition that is never met and marks the page's URL when first checked, so the tab is
         # closed once the wait is under way (a fixed pause lost that race on a loaded machine).
-        with httpx.Client(base_url=bridge, timeout=60) as client:
-            return client.post(f"/tabs/{doomed}/wait", json={"fn": "(history.replaceState(null, '', '#waiting'), false)",
-                                                             "timeout": 20000})
+        return http.post(f"/tabs/{doomed}/wait", json={"fn": "(history.replaceState(null, '', '#waiting'), false)",
+                                                       "timeout": 20000})
 
     def waiting() -> bool:
         return any(t["id"] == doomed and t["url"].endswith("#waiting") for t in http.get("/tabs").json()["tabs"])
@@ -353,10 +352,9 @@ def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: st
 
 
 @pytest.fixture(scope="module")
-def accepting(steady: Dying) -> httpx.Client:
-    """A bridge whose policy accepts every dialog (browser.dialogs: accept); the one that
-    test_dead_chromium_without_auto_restart kills, and restarts."""
-    return steady.client
+def accepting(dying: Dying) -> httpx.Client:
+    """A bridge whose policy accepts every dialog (browser.dialogs: accept): the module's own."""
+    return dying.client
 
 
 def test_dialogs_stay_open_by_default_and_say_so(http: httpx.Client, tab: str, pages: str) -> None:
@@ -478,10 +476,11 @@ class Dying:
 
 
 @contextlib.contextmanager
-def dying_bridge(**browser: Any) -> Iterator[Dying]:
+def dying_bridge(token: str, **browser: Any) -> Iterator[Dying]:
     """A bridge whose Chromium tests may kill (each test leaves a live browser behind); when it
     stops, none of the Chromium processes it ever had outlives it."""
-    with start_app(**browser) as server, httpx.Client(base_url=server.url, timeout=60) as client:
+    with start_app(token=token, **browser) as server, \
+            httpx.Client(base_url=server.url, timeout=60, headers={"Authorization": f"Bearer {token}"}) as client:
         state = Dying(server, client)
         yield state
         state.recorded |= chrome_processes(server.server.config.app.state.browser.process.pid)
@@ -490,15 +489,10 @@ def dying_bridge(**browser: Any) -> Iterator[Dying]:
 
 @pytest.fixture(scope="module")
 def dying() -> Iterator[Dying]:
-    """The module's auto-restarting bridge, for the tests that kill its Chromium or a renderer."""
-    with dying_bridge() as state:
-        yield state
-
-
-@pytest.fixture(scope="module")
-def steady() -> Iterator[Dying]:
-    """The module's bridge that accepts every dialog and does not restart a dead Chromium."""
-    with dying_bridge(dialogs="accept", autoRestart=False) as state:
+    """The module's own bridge (one Chromium for the auth, dialog and dying tests): it wants a
+    token, accepts every dialog (browser.dialogs: accept), and restarts a dead Chromium unless a
+    test turns browser.autoRestart off; its tests kill its Chromium or a renderer."""
+    with dying_bridge(TOKEN, dialogs="accept") as state:
         yield state
 
 
@@ -547,10 +541,11 @@ def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> No
     recorded |= chrome_processes(browser.process.pid)  # none outlives the bridge: checked when ``dying`` stops
 
 
-def test_dead_chromium_without_auto_restart(steady: Dying, pages: str) -> None:
-    server, client, recorded = steady.server, steady.client, steady.recorded
+def test_dead_chromium_without_auto_restart(dying: Dying, pages: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    server, client, recorded = dying.server, dying.client, dying.recorded
     tab = new_tab(client, f"{pages}/login.html")
     browser = server.server.config.app.state.browser
+    monkeypatch.setattr(browser.config.browser, "auto_restart", False)  # read when Chromium dies
     _, pids = kill_chrome(server)
     recorded |= pids
     wait_until(lambda: not browser.alive)
@@ -565,7 +560,7 @@ def test_dead_chromium_without_auto_restart(steady: Dying, pages: str) -> None:
     res = client.post("/browser/restart")
     assert res.status_code == 200 and res.json()["restarted"] is True
     assert client.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
-    recorded |= chrome_processes(browser.process.pid)  # none outlives the bridge: checked when ``steady`` stops
+    recorded |= chrome_processes(browser.process.pid)  # none outlives the bridge: checked when ``dying`` stops
 
 
 def test_renderer_crash_is_reported_and_reload_recovers(dying: Dying, pages: str) -> None:

@@ -49,20 +49,24 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def ibridge(state_dir: Path) -> Iterator[str]:
-    """A bridge that leaves dialogs open (manual), with uploads, downloads (127.0.0.1 allowed),
-    clipboard and evaluate on, its state under a temporary dir."""
+def iserver(state_dir: Path) -> Iterator[ServerThread]:
+    """A bridge that leaves dialogs open (browser.dialogs manual, the default), with uploads,
+    downloads (127.0.0.1 allowed), clipboard and evaluate on, its state under a temporary dir."""
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
     config = load_config({
         "server": {"stateDir": str(state_dir)},
-        "browser": {"dialogs": "manual"},
         "security": {"allowEvaluate": True, "allowUpload": True, "allowDownload": True, "allowClipboard": True,
                      "downloadAllowedDomains": ["127.0.0.1"]},
     }, environ={})
     with ServerThread(create_app(config), free_port()) as server:
-        yield server.url
+        yield server
+
+
+@pytest.fixture(scope="module")
+def ibridge(iserver: ServerThread) -> str:
+    return iserver.url
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +149,8 @@ def test_dialog_errors(hc: httpx.Client, page: str) -> None:
     assert hc.post(f"/tabs/{page}/dialog", json={}).status_code == 400
 
 
-def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/interaction.html")
+def test_default_policy_leaves_the_dialog_to_the_agent(hc: httpx.Client, page: str) -> None:
+    http, tab = hc, page  # the module's bridge keeps browser.dialogs at its default
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
     assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
     assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
@@ -231,13 +235,13 @@ def test_download_url_through_the_browser_session(hc: httpx.Client, page: str, s
     assert escape.status_code == 400
 
 
-def test_download_refuses_loopback_by_default(tmp_path: Path, pages: str) -> None:
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({"server": {"stateDir": str(tmp_path)}, "security": {"allowDownload": True}}, environ={})
-    with ServerThread(create_app(config), free_port()) as server:
-        res = httpx.get(f"{server.url}/download", params={"url": f"{pages}/report.csv"}, timeout=30)
+def test_download_refuses_loopback_by_default(iserver: ServerThread, hc: httpx.Client, pages: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # the module's bridge with security.downloadAllowedDomains at its default (read per download),
+    # rather than a bridge and a Chromium of its own
+    security = iserver.server.config.app.state.service.config.security
+    monkeypatch.setattr(security, "download_allowed_domains", [])
+    res = hc.get("/download", params={"url": f"{pages}/report.csv"})
     assert res.status_code == 400 and "private/internal" in res.json()["error"]
 
 
@@ -313,6 +317,13 @@ def test_clipboard_is_the_browsers(hc: httpx.Client, page: str) -> None:
 # -- gates ------------------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def locked(locked_bridge: str) -> Iterator[httpx.Client]:
+    """A client of the session's locked-down bridge (one for the module: a client costs ~0.07 s of CPU to build)."""
+    with httpx.Client(base_url=locked_bridge, timeout=30) as client:
+        yield client
+
+
 @pytest.mark.parametrize("method,path,body,key", [
     ("POST", "/upload", {"files": ["aGk="]}, "security.allowUpload"),
     ("GET", "/download?url=http://example.com/", None, "security.allowDownload"),
@@ -320,19 +331,23 @@ def test_clipboard_is_the_browsers(hc: httpx.Client, page: str) -> None:
     ("GET", "/clipboard/read", None, "security.allowClipboard"),
     ("POST", "/clipboard/write", {"text": "x"}, "security.allowClipboard"),
 ])
-def test_gates_answer_403_when_off(locked_bridge: str, method: str, path: str, body: Any, key: str) -> None:
-    res = httpx.request(method, locked_bridge + path, json=body, timeout=30)
+def test_gates_answer_403_when_off(locked: httpx.Client, method: str, path: str, body: Any, key: str) -> None:
+    res = locked.request(method, path, json=body)
     assert res.status_code == 403 and key in res.json()["error"]
 
 
 # -- MCP ----------------------------------------------------------------------------------------------
 
 
+# The MCP server `pinchtab mcp --server URL` builds, served in this process: a `pinchtab mcp`
+# subprocess costs ~2.4 s of CPU (test_mcp runs the real one).
+
+
 @pytest.fixture(scope="module")
 def mcp(ibridge: str) -> Iterator[Any]:
     from tests.e2e.test_mcp import McpSession
 
-    with McpSession(["--server", ibridge]) as session:
+    with McpSession.in_process(ibridge) as session:
         yield session
 
 
@@ -384,7 +399,7 @@ def test_mcp_input_tools(mcp: Any, hc: httpx.Client, page: str) -> None:
 def test_mcp_gates(locked_bridge: str) -> None:
     from tests.e2e.test_mcp import McpSession
 
-    with McpSession(["--server", locked_bridge]) as session:
+    with McpSession.in_process(locked_bridge) as session:
         assert "HTTP 403" in session.error("pinchtab_upload", {"files": ["aGk="]})
         assert "security.allowDownload" in session.error("pinchtab_download", {"url": "https://example.com/"})
 

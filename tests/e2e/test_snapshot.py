@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,9 +17,33 @@ STRUCTURAL = {"generic", "none", "presentation", ""}
 
 # Each test opens the page it reads: one tab serves the module (opening and closing one per test
 # cost more than the test). A test that reads the refs themselves (a tab numbers its refs on from the
-# pages it showed before), its first snapshot or its blank page has a fresh one.
+# pages it showed before), its first snapshot or its blank page has a fresh one; the four that read
+# login.html's refs share one (login_tab).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
+
+
+@pytest.fixture(scope="module")
+def login_tab(http: httpx.Client, pages: str) -> Iterator[str]:
+    """A tab of its own on login.html for the tests that read its refs: the first snapshot of a
+    tab numbers them from e0 in document order, whichever format asks first, and the later ones
+    keep them (the tests leave the page's elements where they are)."""
+    res = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
+
+
+@pytest.fixture(scope="module")
+def large_tab(http: httpx.Client, pages: str) -> Iterator[str]:
+    """A tab of its own on large.html for the tests that only read it (one load of the big page,
+    not one a test)."""
+    res = http.post("/tab", json={"action": "new", "url": f"{pages}/large.html"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    http.post(f"/tabs/{tab_id}/close")
 
 
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
@@ -32,9 +57,8 @@ def roles_names(s: dict[str, Any]) -> list[tuple[str, str]]:
     return [(n["role"], n["name"]) for n in s["nodes"]]
 
 
-def test_refs_follow_document_order(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_refs_follow_document_order(http: httpx.Client, login_tab: str, pages: str) -> None:
+    tab = login_tab
     s = snap(http, tab)
     assert s["url"] == f"{pages}/login.html" and s["title"] == "Login"
     assert s["count"] == len(s["nodes"])
@@ -141,9 +165,8 @@ def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str,
     assert js(http, tab, "document.getElementById('count').textContent") == "1"
 
 
-def test_text_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_text_format(http: httpx.Client, login_tab: str, pages: str) -> None:
+    tab = login_tab
     js(http, tab, "const e = document.getElementById('email'); e.value = 'a@b.c'; e.focus()")
     data = snap(http, tab)
     text = snapshot_text(http, tab)
@@ -159,9 +182,8 @@ def test_text_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
     assert "e4 main" in body
 
 
-def test_compact_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_compact_format(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
     assert res.status_code == 200
     lines = res.text.splitlines()
@@ -173,9 +195,8 @@ def test_compact_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
     assert len(res.text) < len(http.get(f"/tabs/{tab}/snapshot").text) / 2
 
 
-def test_yaml_format(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_yaml_format(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": "yaml"})
     assert res.status_code == 200
     lines = res.text.splitlines()
@@ -226,8 +247,8 @@ def test_selector_errors(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["json", "text", "compact", "yaml"])
-def test_max_tokens(http: httpx.Client, tab: str, pages: str, fmt: str) -> None:
-    open_page(http, tab, f"{pages}/large.html")
+def test_max_tokens(http: httpx.Client, large_tab: str, fmt: str) -> None:
+    tab = large_tab
     full = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt})
     budget = 800
     res = http.get(f"/tabs/{tab}/snapshot", params={"format": fmt, "maxTokens": budget})
@@ -325,8 +346,8 @@ def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str
                 assert node["name"].strip(), node
 
 
-def test_large_page(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/large.html")
+def test_large_page(http: httpx.Client, large_tab: str) -> None:
+    tab = large_tab
     started = time.monotonic()
     full = snap(http, tab)
     elapsed = time.monotonic() - started
