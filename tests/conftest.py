@@ -88,12 +88,25 @@ def start_bridge(state_dir: Path, **security: Any) -> ServerThread:
 # Each bridge keeps its files (snapshots, captures, sessions) in a state dir of its own test run, not
 # in ~/.pinchtab: under pytest-xdist every worker has its own bridges, and they must not share one.
 @pytest.fixture(scope="session")
-def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a bridge with evaluate, cookies and screencast allowed (tests read page state through it;
-    the dashboard's live view watches it)."""
+def bridge_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """The session bridge: evaluate, cookies and screencast allowed (tests read page state through it;
+    the dashboard's live view watches it). A test that needs another setting for itself sets it on
+    the live config (``bridge_config``) with monkeypatch instead of starting a bridge of its own."""
     with start_bridge(tmp_path_factory.mktemp("bridge-state"), allowEvaluate=True, allowCookies=True,
                       allowScreencast=True) as server:
-        yield server.url
+        yield server
+
+
+@pytest.fixture(scope="session")
+def bridge(bridge_server: ServerThread) -> str:
+    """URL of the session bridge."""
+    return bridge_server.url
+
+
+@pytest.fixture(scope="session")
+def bridge_config(bridge_server: ServerThread) -> Any:
+    """The session bridge's live config (pinchtab.config's model): what a request reads at the time."""
+    return bridge_server.server.config.app.state.browser.config
 
 
 @pytest.fixture(scope="session")
