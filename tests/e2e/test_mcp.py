@@ -1,10 +1,12 @@
-"""`pinchtab mcp` through the SDK's own stdio client, against a live bridge with a real Chromium.
+"""`pinchtab mcp` through the SDK's own client, against a live bridge with a real Chromium.
 
-Each session spawns ``python -m pinchtab mcp --server URL``. Spawning is slow on small machines, so
-one session per server is shared by the tests of this module (``McpSession`` keeps it in a thread
-with its own event loop, so plain test functions can call tools). Where the process itself is not
+``McpSession`` spawns ``python -m pinchtab mcp`` and talks to it over stdio; the auto-start test
+below is such a session (the process and what it starts are what it checks; so are the
+sessions of tests/unit/mcp/test_early.py and test_frameworks.py). Where the process itself is not
 what a test checks, ``McpSession.in_process`` serves the same tools from this process, over memory
-streams (no interpreter start, no imports: about 2 s of CPU less a session).
+streams (no interpreter start, no imports: about 2.5 s of CPU less a session). A session runs in a
+thread with its own event loop, so plain test functions can call tools; one is shared by the tests
+of this module.
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ class McpSession:
 
 @pytest.fixture(scope="module")
 def mcp(bridge: str) -> Iterator[McpSession]:
-    with McpSession(["--server", bridge]) as session:
+    with McpSession.in_process(bridge) as session:
         yield session
 
 
@@ -315,15 +317,6 @@ def test_eval_forbidden_by_default(locked_bridge: str) -> None:
         assert text.startswith("HTTP 403: evaluate not allowed (")
         assert "allowEvaluate" in text
         assert locked.json("pinchtab_health")["status"] == "ok"
-
-
-def test_server_not_running_is_connection_refused() -> None:
-    url = f"http://127.0.0.1:{free_port()}"
-    with McpSession(["--server", url]) as down:  # an explicit --server is never auto-started
-        text = down.error("pinchtab_health")
-        assert text.startswith("Connection refused")
-        assert url in text and "pinchtab server" in text and "pinchtab bridge" in text
-        assert down.error("pinchtab_navigate", {"url": "http://example.com"}).startswith("Connection refused")
 
 
 # -- auto-start -----------------------------------------------------------------------------------
