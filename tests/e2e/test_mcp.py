@@ -32,7 +32,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
 
 from pinchtab import autostart
-from tests.conftest import free_port
+from tests.conftest import free_port, open_tab
 from tests.fixtures.harness import process_alive
 
 # The spec's tools (mcp-tools.md): name -> (required params, optional params).
@@ -140,11 +140,16 @@ def mcp(bridge: str) -> Iterator[McpSession]:
 
 
 @pytest.fixture()
-def tab(bridge: str) -> Iterator[str]:
-    """A fresh tab (made over HTTP, so the tools under test are not used to set up)."""
+def fresh_tab(bridge: str) -> Iterator[str]:
+    """A new tab (made over HTTP, so the tools under test are not used to set up)."""
     tid = httpx.post(f"{bridge}/tab", json={"action": "new"}, timeout=30).json()["tabId"]
     yield tid
     httpx.post(f"{bridge}/tabs/{tid}/close", timeout=30)
+
+
+# A tab shared by the tests that load their page in it first (made over HTTP too): a new tab, with
+# its renderer, costs more than most of these tests.
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
@@ -177,7 +182,8 @@ def test_tools_list_matches_the_spec(mcp: McpSession) -> None:
         assert tools[name].description
 
 
-def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
+def test_login_session(mcp: McpSession, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     nav = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
     assert nav == {"tabId": tab, "url": f"{pages}/login.html", "title": "Login"}
 
@@ -244,14 +250,16 @@ def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpS
     assert [w.split()[:2] for w in said] == [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Alan", "Turing"]]
 
 
-def test_navigate_without_a_tab_reuses_the_sessions_tab(mcp: McpSession, bridge: str, pages: str) -> None:
-    first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
-    again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
-    assert again == first
-    httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
-    fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
-    assert fresh != first  # its tab was closed: a new one
-    httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, pages: str) -> None:
+    # A session of its own: the shared one's tab (the last it navigated) is the shared tab.
+    with McpSession.in_process(bridge) as mcp:
+        first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+        again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
+        assert again == first
+        httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+        fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+        assert fresh != first  # its tab was closed: a new one
+        httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
 
 
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
@@ -277,7 +285,8 @@ def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
     assert {"seen": "yes"}.items() <= {c["name"]: c["value"] for c in mcp.json("pinchtab_cookies", {"tabId": tab})}.items()
 
 
-def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, tab: str, pages: str) -> None:
+def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     for url in ("file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "example.com", "about:blank"):
         assert mcp.error("pinchtab_navigate", {"url": url, "tabId": tab}) == \
             "invalid URL: must start with http:// or https://"
