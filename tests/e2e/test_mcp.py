@@ -360,7 +360,7 @@ def stop_and_check_gone(pid: int) -> None:
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and any(process_alive(p) for p in family | {pid}):
-        time.sleep(0.2)
+        time.sleep(0.05)
     survivors = {p: _cmdline(p)[:100] for p in family | {pid} if process_alive(p)}
     assert not survivors, f"still running after SIGTERM: {survivors}"
 
