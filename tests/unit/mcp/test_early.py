@@ -20,12 +20,13 @@ from tests.fixtures.harness import free_port
 
 
 def _session(batches: list[tuple[list[dict], int]], tmp: Path, server: str = "http://127.0.0.1:9") -> tuple[list[dict], str]:
-    """Run `pinchtab mcp --tools all --server SERVER` (nothing listens there) and, batch by batch, send
-    its messages and read that many answers (stdin stays open until the last: the SDK may drop a
-    request still in flight at EOF); all its answers and its stderr."""
+    """Run `pinchtab mcp --tools core,tabs --server SERVER` (nothing listens there; tabs has
+    pinchtab_health) and, batch by batch, send its messages and read that many answers (stdin stays
+    open until the last: the SDK may drop a request still in flight at EOF); all its answers and
+    its stderr."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp), "PINCHTAB_CONFIG": str(tmp / "none.json")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pinchtab", "mcp", "--tools", "all", "--server", server],
+        [sys.executable, "-m", "pinchtab", "mcp", "--tools", "core,tabs", "--server", server],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
     assert proc.stdin is not None and proc.stdout is not None
