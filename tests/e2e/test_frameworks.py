@@ -1,8 +1,10 @@
 """pinchtab's MCP tools through agent frameworks' own MCP clients and tool objects (no LLM):
 pydantic-ai (examples/pydantic_ai_agent.py, a scripted FunctionModel driving a real Agent) and
 LangChain (examples/langchain_agent.py, run in .venv-langchain: langchain-mcp-adapters needs mcp<2,
-pinchtab mcp>=2). Each spawns `pinchtab mcp --server <bridge>` once and navigates to a fixture
-page and snapshots it through the framework's tools."""
+pinchtab mcp>=2). Each navigates to a fixture page and snapshots it through the framework's tools.
+LangChain's spawns `pinchtab mcp --server <bridge>`; pydantic-ai's is served the same server in
+this process (fastmcp's in-memory transport: ~2.5 s of CPU less than a spawned one), after a check
+that the example's toolset spawns the command it is given."""
 
 from __future__ import annotations
 
@@ -39,7 +41,18 @@ def pydantic_ai_example() -> ModuleType:
 
 @pytest.fixture(scope="module")
 async def pydantic_ai_toolset(pydantic_ai_example: ModuleType, bridge: str) -> AsyncIterator[object]:
-    toolset = pydantic_ai_example.pinchtab_toolset(mcp_command(bridge))
+    from fastmcp.client.transports import FastMCPTransport
+    from pydantic_ai.mcp import MCPToolset
+
+    from pinchtab.client import AsyncClient
+    from pinchtab.mcp.server import build_server
+    from pinchtab.mcp.tools import DEFAULT_TOOLS, select_tools
+
+    command = mcp_command(bridge)
+    spawning = pydantic_ai_example.pinchtab_toolset(command).client.transport
+    assert (spawning.command, spawning.args) == (command[0], command[1:])
+    toolset = MCPToolset(FastMCPTransport(build_server(AsyncClient(bridge, None, agent_id=""),
+                                                       tools=select_tools(DEFAULT_TOOLS))))
     async with toolset:
         yield toolset
 

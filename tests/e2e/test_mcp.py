@@ -1,10 +1,12 @@
-"""`pinchtab mcp` through the SDK's own stdio client, against a live bridge with a real Chromium.
+"""`pinchtab mcp` through the SDK's own client, against a live bridge with a real Chromium.
 
-Each session spawns ``python -m pinchtab mcp --server URL``. Spawning is slow on small machines, so
-one session per server is shared by the tests of this module (``McpSession`` keeps it in a thread
-with its own event loop, so plain test functions can call tools). Where the process itself is not
+``McpSession`` spawns ``python -m pinchtab mcp`` and talks to it over stdio; the auto-start test
+below is such a session (the process and what it starts are what it checks; so are the
+sessions of tests/unit/mcp/test_early.py and test_frameworks.py). Where the process itself is not
 what a test checks, ``McpSession.in_process`` serves the same tools from this process, over memory
-streams (no interpreter start, no imports: about 2 s of CPU less a session).
+streams (no interpreter start, no imports: about 2.5 s of CPU less a session). A session runs in a
+thread with its own event loop, so plain test functions can call tools; one is shared by the tests
+of this module.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
 
 from pinchtab import autostart
-from tests.conftest import free_port
+from tests.conftest import free_port, open_tab
 from tests.fixtures.harness import process_alive
 
 # The spec's tools (mcp-tools.md): name -> (required params, optional params).
@@ -133,16 +135,21 @@ class McpSession:
 
 @pytest.fixture(scope="module")
 def mcp(bridge: str) -> Iterator[McpSession]:
-    with McpSession(["--server", bridge]) as session:
+    with McpSession.in_process(bridge) as session:
         yield session
 
 
 @pytest.fixture()
-def tab(bridge: str) -> Iterator[str]:
-    """A fresh tab (made over HTTP, so the tools under test are not used to set up)."""
+def fresh_tab(bridge: str) -> Iterator[str]:
+    """A new tab (made over HTTP, so the tools under test are not used to set up)."""
     tid = httpx.post(f"{bridge}/tab", json={"action": "new"}, timeout=30).json()["tabId"]
     yield tid
     httpx.post(f"{bridge}/tabs/{tid}/close", timeout=30)
+
+
+# A tab shared by the tests that load their page in it first (made over HTTP too): a new tab, with
+# its renderer, costs more than most of these tests.
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def compact_refs(snapshot: str) -> dict[tuple[str, str], str]:
@@ -175,7 +182,8 @@ def test_tools_list_matches_the_spec(mcp: McpSession) -> None:
         assert tools[name].description
 
 
-def test_login_session(mcp: McpSession, tab: str, pages: str) -> None:
+def test_login_session(mcp: McpSession, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     nav = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html", "tabId": tab})
     assert nav == {"tabId": tab, "url": f"{pages}/login.html", "title": "Login"}
 
@@ -242,14 +250,16 @@ def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpS
     assert [w.split()[:2] for w in said] == [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Alan", "Turing"]]
 
 
-def test_navigate_without_a_tab_reuses_the_sessions_tab(mcp: McpSession, bridge: str, pages: str) -> None:
-    first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
-    again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
-    assert again == first
-    httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
-    fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
-    assert fresh != first  # its tab was closed: a new one
-    httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, pages: str) -> None:
+    # A session of its own: the shared one's tab (the last it navigated) is the shared tab.
+    with McpSession.in_process(bridge) as mcp:
+        first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+        again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
+        assert again == first
+        httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+        fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
+        assert fresh != first  # its tab was closed: a new one
+        httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
 
 
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
@@ -275,7 +285,8 @@ def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
     assert {"seen": "yes"}.items() <= {c["name"]: c["value"] for c in mcp.json("pinchtab_cookies", {"tabId": tab})}.items()
 
 
-def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, tab: str, pages: str) -> None:
+def test_errors_are_tool_errors_and_the_session_goes_on(mcp: McpSession, fresh_tab: str, pages: str) -> None:
+    tab = fresh_tab
     for url in ("file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "example.com", "about:blank"):
         assert mcp.error("pinchtab_navigate", {"url": url, "tabId": tab}) == \
             "invalid URL: must start with http:// or https://"
@@ -317,15 +328,6 @@ def test_eval_forbidden_by_default(locked_bridge: str) -> None:
         assert locked.json("pinchtab_health")["status"] == "ok"
 
 
-def test_server_not_running_is_connection_refused() -> None:
-    url = f"http://127.0.0.1:{free_port()}"
-    with McpSession(["--server", url]) as down:  # an explicit --server is never auto-started
-        text = down.error("pinchtab_health")
-        assert text.startswith("Connection refused")
-        assert url in text and "pinchtab server" in text and "pinchtab bridge" in text
-        assert down.error("pinchtab_navigate", {"url": "http://example.com"}).startswith("Connection refused")
-
-
 # -- auto-start -----------------------------------------------------------------------------------
 
 def _children() -> dict[int, list[int]]:
@@ -358,7 +360,7 @@ def stop_and_check_gone(pid: int) -> None:
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and any(process_alive(p) for p in family | {pid}):
-        time.sleep(0.2)
+        time.sleep(0.05)
     survivors = {p: _cmdline(p)[:100] for p in family | {pid} if process_alive(p)}
     assert not survivors, f"still running after SIGTERM: {survivors}"
 

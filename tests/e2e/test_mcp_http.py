@@ -41,7 +41,7 @@ def mcp_url(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
                 if httpx.get(f"{base}/health", timeout=2, trust_env=False).status_code == 200:
                     break
             except httpx.HTTPError:
-                time.sleep(0.1)
+                time.sleep(0.05)
         yield f"{base}/mcp"
     finally:
         proc.terminate()
