@@ -212,6 +212,26 @@ class ChromeProcess:
             return True
         return True
 
+    def _live_in_group(self, members: list[int] | None) -> list[int]:
+        """The processes of its group that have not exited: all of /proc the first time, then only
+        ``members`` (nothing joins the group once the browser is gone; the final SIGKILL of the
+        group covers one that did). Zombies do not count: an orphan that exited waits for init to
+        reap it, which some inits do late (a VM's took ~1.2 s), holding ``stop`` for nothing."""
+        names = os.listdir("/proc") if members is None else [str(p) for p in members]
+        live = []
+        for name in names:
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if len(fields) > 2 and fields[2] == str(self.pid).encode() and fields[0] not in (b"Z", b"X"):
+                live.append(int(name))
+        return live
+
     async def stop(self, timeout: float = 5.0) -> None:
         """Let the browser exit, SIGTERM it if it does not, then SIGKILL whatever is left of its
         process group; remove a temporary profile.
@@ -228,7 +248,11 @@ class ChromeProcess:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.exited.wait(), timeout)
         deadline = time.monotonic() + timeout
+        members: list[int] | None = None
         while self._group_alive() and time.monotonic() < deadline:
+            members = self._live_in_group(members)
+            if not members:
+                break
             await asyncio.sleep(0.05)
         # Renderers and helpers share the group; make sure none outlives the browser.
         self.kill_group(signal.SIGKILL)
