@@ -151,7 +151,10 @@ class ChromeProcess:
         os.close(from_chrome_w)
         for fd in (to_chrome_w, from_chrome_r):
             os.set_inheritable(fd, False)
-        (run_dir / "pid").write_text(str(pid))
+        # Renamed into place: another launch's sweep must never read it empty (it took an empty
+        # one for a dead Chromium's and removed the run dir, TMPDIR included, under a starting one).
+        (run_dir / "pid.new").write_text(str(pid))
+        os.replace(run_dir / "pid.new", run_dir / "pid")
         return cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path, run_dir)
 
     def watch_exit(self) -> None:
@@ -315,10 +318,11 @@ def sweep_leftovers(root: str | None = None) -> list[str]:
         with contextlib.suppress(OSError, ValueError):
             if name.startswith(RUN_PREFIX) and entry.is_dir():
                 pid_file = entry / "pid"
-                if pid_file.is_file():
-                    if _pid_alive(int(pid_file.read_text().strip() or "0")):
+                pid = pid_file.read_text().strip() if pid_file.is_file() else ""
+                if pid:
+                    if _pid_alive(int(pid)):
                         continue
-                elif now - entry.stat().st_mtime < 60:  # being set up right now
+                elif now - entry.stat().st_mtime < 60:  # being set up right now (its pid not written yet)
                     continue
             elif entry.is_dir():
                 if in_use is None:
