@@ -222,6 +222,9 @@ class InstancesConfig(_Section):
     stop_grace_sec: float = Field(10.0, ge=0.1, le=600)
     # The server waits for a bridge's answer the route's own timeout plus this, then answers 504.
     proxy_margin_sec: float = Field(5.0, ge=0.5, le=600)
+    # GET /tabs through the server waits this long for each bridge's tabs; a bridge that has not
+    # listed them by then is named in the answer's `unlisted`.
+    tabs_timeout_sec: float = Field(10.0, ge=0.1, le=600)
 
 
 class ActivityConfig(_Section):

@@ -1,6 +1,7 @@
 """A bridge the server started ends with its server, even frozen (issue 27, row 15: a bridge whose
 event loop was blocked ignored SIGTERM and outlived its server by 20 minutes, Chromium and all).
-One server for the module, bare ``pinchtab`` with a token: the test that kills it runs last."""
+One server for the module, bare ``pinchtab`` with a token: the test that kills it runs last. It
+gives a bridge 1 s to list its tabs (``instances.tabsTimeoutSec``; 10 s by default)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from tests.fixtures.harness import process_alive
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    yield from running_server(ServerProc(tmp_path_factory.mktemp("bridges"), args=(), token="s3cret"))
+    yield from running_server(ServerProc(tmp_path_factory.mktemp("bridges"), args=(), token="s3cret",
+                                         extra={"instances": {"tabsTimeoutSec": 1}}))
 
 
 def test_bare_pinchtab_is_the_server_and_its_token_guards_it_and_its_bridges(server: ServerProc, pages: str) -> None:
@@ -37,7 +39,7 @@ def test_bare_pinchtab_is_the_server_and_its_token_guards_it_and_its_bridges(ser
 
 def test_tabs_says_which_instance_could_not_list_them(server: ServerProc, pages: str) -> None:
     # Row 16: with a bridge frozen, GET /tabs through the server answered 200 {"tabs": []} after
-    # 10 s, silently empty.
+    # 10 s (now instances.tabsTimeoutSec), silently empty.
     assert server.http.post("/navigate", json={"url": f"{pages}/login.html"}).status_code == 200
     inst = next(i for i in server.instances().values() if i.get("default"))
     os.kill(inst["pid"], signal.SIGSTOP)

@@ -22,6 +22,12 @@ def test_sweep_removes_only_what_no_live_process_owns(tmp_path: Path) -> None:
     (live / "pid").write_text(str(os.getpid()))
     fresh = tmp_path / "pinchtab-chrome-run-starting"  # no pid yet: being set up
     fresh.mkdir()
+    # Its pid file created but not written yet (an older launcher's): being set up too. Taken for
+    # a dead Chromium's, its run dir was removed under a starting Chromium, which then exited
+    # (code 21: no TMPDIR for its profile lock's socket).
+    writing = tmp_path / "pinchtab-chrome-run-writing"
+    writing.mkdir()
+    (writing / "pid").write_text("")
     legacy_profile = tmp_path / "pinchtab-chrome-abc123"
     legacy_profile.mkdir()
     old_log = tmp_path / "pinchtab-chrome-q1.log"
@@ -34,5 +40,5 @@ def test_sweep_removes_only_what_no_live_process_owns(tmp_path: Path) -> None:
 
     removed = sweep_leftovers(str(tmp_path))
     assert sorted(Path(p).name for p in removed) == sorted([gone.name, legacy_profile.name, old_log.name])
-    assert live.is_dir() and fresh.is_dir() and new_log.is_file() and other.is_dir()
+    assert live.is_dir() and fresh.is_dir() and writing.is_dir() and new_log.is_file() and other.is_dir()
     assert not gone.exists() and not legacy_profile.exists() and not old_log.exists()

@@ -151,7 +151,10 @@ class ChromeProcess:
         os.close(from_chrome_w)
         for fd in (to_chrome_w, from_chrome_r):
             os.set_inheritable(fd, False)
-        (run_dir / "pid").write_text(str(pid))
+        # Renamed into place: another launch's sweep must never read it empty (it took an empty
+        # one for a dead Chromium's and removed the run dir, TMPDIR included, under a starting one).
+        (run_dir / "pid.new").write_text(str(pid))
+        os.replace(run_dir / "pid.new", run_dir / "pid")
         return cls(pid, profile, temporary, from_chrome_r, to_chrome_w, log_path, run_dir)
 
     def watch_exit(self) -> None:
@@ -212,6 +215,26 @@ class ChromeProcess:
             return True
         return True
 
+    def _live_in_group(self, members: list[int] | None) -> list[int]:
+        """The processes of its group that have not exited: all of /proc the first time, then only
+        ``members`` (nothing joins the group once the browser is gone; the final SIGKILL of the
+        group covers one that did). Zombies do not count: an orphan that exited waits for init to
+        reap it, which some inits do late (a VM's took ~1.2 s), holding ``stop`` for nothing."""
+        names = os.listdir("/proc") if members is None else [str(p) for p in members]
+        live = []
+        for name in names:
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if len(fields) > 2 and fields[2] == str(self.pid).encode() and fields[0] not in (b"Z", b"X"):
+                live.append(int(name))
+        return live
+
     async def stop(self, timeout: float = 5.0) -> None:
         """Let the browser exit, SIGTERM it if it does not, then SIGKILL whatever is left of its
         process group; remove a temporary profile.
@@ -228,7 +251,11 @@ class ChromeProcess:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.exited.wait(), timeout)
         deadline = time.monotonic() + timeout
+        members: list[int] | None = None
         while self._group_alive() and time.monotonic() < deadline:
+            members = self._live_in_group(members)
+            if not members:
+                break
             await asyncio.sleep(0.05)
         # Renderers and helpers share the group; make sure none outlives the browser.
         self.kill_group(signal.SIGKILL)
@@ -291,10 +318,11 @@ def sweep_leftovers(root: str | None = None) -> list[str]:
         with contextlib.suppress(OSError, ValueError):
             if name.startswith(RUN_PREFIX) and entry.is_dir():
                 pid_file = entry / "pid"
-                if pid_file.is_file():
-                    if _pid_alive(int(pid_file.read_text().strip() or "0")):
+                pid = pid_file.read_text().strip() if pid_file.is_file() else ""
+                if pid:
+                    if _pid_alive(int(pid)):
                         continue
-                elif now - entry.stat().st_mtime < 60:  # being set up right now
+                elif now - entry.stat().st_mtime < 60:  # being set up right now (its pid not written yet)
                     continue
             elif entry.is_dir():
                 if in_use is None:

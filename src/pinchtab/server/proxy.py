@@ -39,9 +39,6 @@ HOP_BY_HOP = frozenset({b"connection", b"keep-alive", b"transfer-encoding", b"te
 FORWARDED_REQUEST_HEADERS = frozenset({b"accept", b"accept-encoding", b"content-type", b"user-agent", b"x-owner"})
 
 
-TABS_TIMEOUT = 10.0  # seconds a bridge has to list its tabs
-
-
 @dataclass
 class TabListing:
     """The tabs of every live instance, and the instances that could not list theirs (frozen,
@@ -122,7 +119,8 @@ class TabLocator:
         return TabListing(merged, unlisted)
 
     async def _tabs_of(self, inst: Instance) -> list[dict[str, Any]]:
-        status, data = await self.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst), TABS_TIMEOUT)
+        status, data = await self.client.get_json(inst.url, "/tabs", self.manager.auth_header(inst),
+                                                  self.manager.config.instances.tabs_timeout_sec)
         if status != 200:
             raise UpstreamError(f"GET /tabs answered {status}")
         if not isinstance(data, dict):

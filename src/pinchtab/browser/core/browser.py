@@ -23,6 +23,11 @@ from pinchtab.find import IntentCache
 
 log = logging.getLogger("pinchtab.browser")
 
+# Seconds before each new try when the automatic start after a crash fails (a Chromium that exits
+# during start-up on a loaded machine): without them nothing started a browser until a request
+# came, and a server watching /health showed the instance down for good.
+RESTART_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
+
 
 class Browser:
     def __init__(self, config: Config) -> None:
@@ -91,8 +96,15 @@ class Browser:
         try:
             version = await self.root.send("Browser.getVersion", timeout=15)
         except Exception as exc:
+            reason = str(exc)
+            if isinstance(exc, BrowserGone):
+                reason = "it exited during start-up"
+                if self.process is not None:  # the pipe closes just before the exit is reaped
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(self.process.exited.wait(), 1)
+                    if self.process.returncode is not None:
+                        reason += f" with code {self.process.returncode}"
             detail = self.process.stderr_tail() if self.process else ""
-            reason = "it exited during start-up" if isinstance(exc, BrowserGone) else str(exc)
             await self._teardown()
             raise BrowserError(f"Chromium did not start: {reason} {detail}".strip(), "chrome_start_failed") from exc
         self.version = version.get("product", "")
@@ -173,20 +185,26 @@ class Browser:
             self._restart_task = asyncio.ensure_future(self._auto_restart())
 
     async def _auto_restart(self) -> None:
-        try:
-            async with self._start_lock:
-                if self.alive or self._stopping:
-                    return
-                await self._teardown()
-                self.restarts += 1
-                await self._start()
-                if self.restore.pending:
-                    blank = [t for t, info in self.targets.items() if info.get("url") == "about:blank"]
-                    current = await self.restore.reopen(self._reopen_at, blank)
-                    if current in self.targets:
-                        self.current_id = current
-        except Exception as exc:  # reported through ensure_running
-            log.error("automatic browser restart failed: %s", exc)
+        counted = False
+        for delay in (0.0, *RESTART_RETRY_DELAYS):
+            await asyncio.sleep(delay)
+            try:
+                async with self._start_lock:
+                    if self.alive or self._stopping:
+                        return
+                    await self._teardown()
+                    if not counted:
+                        self.restarts += 1
+                        counted = True
+                    await self._start()
+                    if self.restore.pending:
+                        blank = [t for t, info in self.targets.items() if info.get("url") == "about:blank"]
+                        current = await self.restore.reopen(self._reopen_at, blank)
+                        if current in self.targets:
+                            self.current_id = current
+                return
+            except Exception as exc:  # the last failure is reported through ensure_running
+                log.error("automatic browser restart failed: %s", exc)
 
     async def _reopen_at(self, url: str, reuse: str | None) -> str:
         """A tab (``reuse``, or a new one) on its way to ``url``, answered at once: it loads under
