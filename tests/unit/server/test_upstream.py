@@ -126,14 +126,15 @@ async def test_idle_connections_expire(monkeypatch: pytest.MonkeyPatch) -> None:
             writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
             await writer.drain()
 
-    monkeypatch.setattr(upstream_mod, "KEEPALIVE_EXPIRY", 0.05)
+    # Long enough that /b finds /a's connection still open on a loaded machine (0.05 s was not).
+    monkeypatch.setattr(upstream_mod, "KEEPALIVE_EXPIRY", 0.5)
     server, port = await serve(handler)
     up = Upstream()
     try:
         await (await up.request(f"http://127.0.0.1:{port}", "GET", b"/a", [])).read()
         await (await up.request(f"http://127.0.0.1:{port}", "GET", b"/b", [])).read()
         assert connections == 1
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.8)
         await (await up.request(f"http://127.0.0.1:{port}", "GET", b"/c", [])).read()
         assert connections == 2
     finally:
