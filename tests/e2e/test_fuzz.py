@@ -17,11 +17,8 @@ from typing import Any
 
 import pytest
 
-schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, Phase, settings  # noqa: E402
-
-from tests.conftest import ServerThread  # noqa: E402
-from tests.fixtures.harness import free_port  # noqa: E402
+from tests.conftest import ServerThread
+from tests.fixtures.harness import free_port
 
 FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "2"))
 FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "1"))
@@ -30,7 +27,9 @@ FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "1"))
 EXCLUDED = r"(/wait$|/browser/restart$|^/instances/start$|/instances/\{instance_id\}/(start|restart)$)"
 UNEXPLAINED_CODES = {"internal_error", "cdp_error"}
 
-def fuzz_settings(examples: int) -> settings:
+def fuzz_settings(examples: int) -> Any:
+    from hypothesis import HealthCheck, Phase, settings
+
     return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                     phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
 
@@ -46,6 +45,7 @@ def fuzz_config(tmp: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    schemathesis = load_schemathesis()
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
@@ -53,6 +53,12 @@ def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with ServerThread(create_app(config), free_port()) as server:
         base["bridge"] = server.url
         yield schemathesis.openapi.from_url(f"{server.url}/openapi.json")
+
+
+def load_schemathesis() -> Any:
+    """schemathesis (with hypothesis), imported by the fixtures that need it: every pytest-xdist
+    worker collects this module, and importing the two there cost each 0.6 s of CPU."""
+    return pytest.importorskip("schemathesis")
 
 
 def figure(which: str) -> str:
@@ -108,6 +114,7 @@ def fuzz(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]] = froz
     valid (positive) and invalid (negative)."""
     import re
 
+    import schemathesis
     from hypothesis import given
     from hypothesis import strategies as st
 

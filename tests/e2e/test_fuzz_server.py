@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_fuzz import base, figure, fuzz, fuzz_config, operations, real_tab, schemathesis
+from tests.e2e.test_fuzz import base, figure, fuzz, fuzz_config, load_schemathesis, operations, real_tab
 
 
 @pytest.fixture(scope="module")
 def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from tests.e2e.test_server import ServerProc, running_server
 
+    schemathesis = load_schemathesis()
     tmp = tmp_path_factory.mktemp("fuzz-server")
     cfg = fuzz_config(tmp / "state")
     srv = ServerProc(tmp, extra={"browser": cfg["browser"]})

@@ -18,8 +18,16 @@ import pytest
 from pinchtab.cli import main
 from pinchtab.config import Config
 
-yaml = pytest.importorskip("yaml")
-kubernetes_validate = pytest.importorskip("kubernetes_validate")
+
+# Imported by the tests that use them, not at collection (every pytest-xdist worker collects this
+# module; the two, with jsonschema, cost each 0.13-0.16 s of CPU there).
+def yaml() -> Any:
+    return pytest.importorskip("yaml")
+
+
+def kubernetes_validate() -> Any:
+    return pytest.importorskip("kubernetes_validate")
+
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"
@@ -34,7 +42,7 @@ def _parsed_manifests() -> tuple[tuple[str, dict[str, Any]], ...]:
     for path in sorted(K8S.glob("*.yaml")):
         if path.name == "kustomization.yaml":
             continue
-        for doc in yaml.safe_load_all(path.read_text()):
+        for doc in yaml().safe_load_all(path.read_text()):
             if doc:
                 out.append((path.name, doc))
     return tuple(out)
@@ -64,23 +72,23 @@ def parses(args: list[str]) -> None:
 
 @pytest.mark.parametrize("name, doc", manifests(), ids=lambda v: v if isinstance(v, str) else v.get("kind", ""))
 def test_manifest_matches_the_kubernetes_schema(name: str, doc: dict[str, Any]) -> None:
-    kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+    kubernetes_validate().validate(doc, K8S_VERSION, strict=True)
 
 
 def test_the_schema_check_catches_mistakes() -> None:
     (sts,) = by_kind("StatefulSet")
     bad = copy.deepcopy(sts)
     bad["spec"]["template"]["spec"]["containers"][0]["resource"] = {}  # a typo'd key
-    with pytest.raises(kubernetes_validate.ValidationError):
-        kubernetes_validate.validate(bad, K8S_VERSION, strict=True)
+    with pytest.raises(kubernetes_validate().ValidationError):
+        kubernetes_validate().validate(bad, K8S_VERSION, strict=True)
     bad = copy.deepcopy(sts)
     bad["spec"]["replicas"] = "three"
-    with pytest.raises(kubernetes_validate.ValidationError):
-        kubernetes_validate.validate(bad, K8S_VERSION, strict=True)
+    with pytest.raises(kubernetes_validate().ValidationError):
+        kubernetes_validate().validate(bad, K8S_VERSION, strict=True)
 
 
 def test_kustomization_lists_every_manifest() -> None:
-    listed = yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"]
+    listed = yaml().safe_load((K8S / "kustomization.yaml").read_text())["resources"]
     assert sorted(listed) == sorted(p.name for p in K8S.glob("*.yaml") if p.name != "kustomization.yaml")
 
 
@@ -135,7 +143,7 @@ def test_server_discovers_the_bridges_and_takes_tokens_from_the_secret() -> None
 
 
 def test_compose_file() -> None:
-    compose = yaml.safe_load((COMPOSE / "compose.yaml").read_text())
+    compose = yaml().safe_load((COMPOSE / "compose.yaml").read_text())
     services = compose["services"]
     assert {"server", "bridge", "mcp"} <= set(services)
     for service in services.values():
@@ -187,10 +195,10 @@ def test_kustomize_renders_valid_manifests() -> None:
         pytest.skip("kubectl is not installed")
     out = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    docs = [d for d in yaml.safe_load_all(out.stdout) if d]
+    docs = [d for d in yaml().safe_load_all(out.stdout) if d]
     assert len(docs) == len(manifests())
     for doc in docs:
-        kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+        kubernetes_validate().validate(doc, K8S_VERSION, strict=True)
         assert doc["metadata"].get("namespace", "pinchtab") == "pinchtab"
 
 
@@ -299,7 +307,7 @@ def test_the_images_healthcheck_reaches_each_compose_service(tmp_path: Path) -> 
     health = next(line for line in text.splitlines() if line.startswith("HEALTHCHECK "))
     path = re.search(r"127\.0\.0\.1:%s(/\w+)", health)[1]  # type: ignore[index]
     assert "PINCHTAB_PORT" in health
-    services = yaml.safe_load((COMPOSE / "compose.yaml").read_text())["services"]
+    services = yaml().safe_load((COMPOSE / "compose.yaml").read_text())["services"]
     for name, service in services.items():
         env = {**_dockerfile_env(), **{k: str(v) for k, v in (service.get("environment") or {}).items()}}
         assert listen_port(service["command"], env) == int(env["PINCHTAB_PORT"]), name

@@ -169,7 +169,7 @@ class ProxyMiddleware:
         current = self.router.routes.current_id(tab_id)
         inst = await self.router.instance_for_tab(current)
         route = sub.rstrip("/")
-        await self._forward(inst, scope, send, body, route, known_tab=current, renamed=(tab_id, current))
+        await self._forward(inst, scope, receive, send, body, route, known_tab=current, renamed=(tab_id, current))
 
     async def _shorthand(self, scope: Scope, receive: Receive, send: Send, route: str) -> None:
         body = await _read_body(receive)
@@ -179,7 +179,7 @@ class ProxyMiddleware:
         renamed = (tab_id, current) if tab_id and current else None
         if renamed and current != tab_id:
             body = body.replace(tab_id.encode(), current.encode())
-        await self._forward(inst, scope, send, body, route, known_tab=current, renamed=renamed)
+        await self._forward(inst, scope, receive, send, body, route, known_tab=current, renamed=renamed)
 
     async def _on_instance(self, scope: Scope, receive: Receive, send: Send, instance_id: str, route: str) -> None:
         """/instances/{id}/<route>: the shorthand route on that instance (PinchTab's CLI runs there)."""
@@ -188,9 +188,10 @@ class ProxyMiddleware:
         if inst is None:
             raise NotFound(f"instance {instance_id} not found; GET /instances lists them", "instance_not_found")
         tab_id = tab_id_in_request(scope["query_string"], body)
-        await self._forward(inst, scope, send, body, route, known_tab=tab_id, path=b"/" + route.encode())
+        await self._forward(inst, scope, receive, send, body, route, known_tab=tab_id, path=b"/" + route.encode())
 
-    async def _forward(self, inst: Instance, scope: Scope, send: Send, body: bytes, route: str, known_tab: str | None,
+    async def _forward(self, inst: Instance, scope: Scope, receive: Receive, send: Send, body: bytes, route: str,
+                       known_tab: str | None,
                        renamed: tuple[str, str] | None = None, path: bytes | None = None) -> None:
         """The request to ``inst`` (at ``path`` instead of the request's own when given), its answer back."""
         asked = renamed[0] if renamed else known_tab
@@ -250,13 +251,7 @@ class ProxyMiddleware:
                 await send({"type": "http.response.body", "body": data})
                 return
             await send({"type": "http.response.start", "status": status, "headers": out_headers})
-            try:
-                async for chunk in response.iter_bytes():
-                    if chunk:
-                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            except UpstreamError as exc:  # headers are out: all we can do is cut the body short
-                log.warning("instance %s broke off a streamed answer: %s", inst.id, exc)
-            await send({"type": "http.response.body", "body": b""})
+            await _stream_until_caller_leaves(inst, response, receive, send)
         finally:
             await response.aclose()
 
@@ -337,6 +332,34 @@ def _too_slow(inst: Instance, route: str, deadline: float) -> Timeout:
     return Timeout(f"instance {inst.id} did not answer /{route} within {deadline:g} s (the route's timeout plus "
                    f"instances.proxyMarginSec); it may be frozen or overloaded: GET /instances shows its status",
                    "instance_timeout")
+
+
+async def _stream_until_caller_leaves(inst: Instance, response: Any, receive: Receive, send: Send) -> None:
+    """The upstream body, chunk by chunk, until it ends or the caller hangs up. The server's
+    ``send`` does not fail once the caller has gone, so an event stream (which never ends) would
+    run on, its bridge stream with it, and hold the server's shutdown until it is killed."""
+    async def pump() -> None:
+        try:
+            async for chunk in response.iter_bytes():
+                if chunk:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        except UpstreamError as exc:  # headers are out: all we can do is cut the body short
+            log.warning("instance %s broke off a streamed answer: %s", inst.id, exc)
+        await send({"type": "http.response.body", "body": b""})
+
+    async def caller_left() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    body, hangup = asyncio.ensure_future(pump()), asyncio.ensure_future(caller_left())
+    try:
+        await asyncio.wait((body, hangup), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (body, hangup):
+            task.cancel()
+        await asyncio.gather(body, hangup, return_exceptions=True)
+    if body.done() and not body.cancelled() and body.exception() is not None:
+        raise body.exception()  # type: ignore[misc]
 
 
 async def _read_body(receive: Receive) -> bytes:

@@ -5,21 +5,25 @@ from __future__ import annotations
 import pytest
 
 from pinchtab.api import ROUTES, bridge_routes, proxied_routes, server_routes
-from pinchtab.browser.service.browser_service import BrowserService
 from pinchtab.client import AsyncClient, Client
 from pinchtab.config import load_config
-from pinchtab.dashboard.service import DashboardHandlers
-from pinchtab.mcp.tools import LOCAL_TOOLS, TOOLS
-from pinchtab.server.app import ServerHandlers
 from pinchtab.server.tab_owners import SHORTHAND_ROUTES, TAB_ANSWERING
+
+# The services, the server's app and the MCP tools are imported by the tests that check them: every
+# pytest-xdist worker collects this module, and the MCP SDK and the server's app cost it ~1.7 s of CPU.
 
 
 def test_every_bridge_route_has_a_service_method() -> None:
+    from pinchtab.browser.service.browser_service import BrowserService
+
     missing = [r.name for r in bridge_routes() if not callable(getattr(BrowserService, r.name, None))]
     assert not missing
 
 
 def test_every_server_route_has_a_handler() -> None:
+    from pinchtab.dashboard.service import DashboardHandlers
+    from pinchtab.server.app import ServerHandlers
+
     missing = [r.name for r in server_routes()
                if not callable(getattr(ServerHandlers, r.name, None) or getattr(DashboardHandlers, r.name, None))]
     assert not missing
@@ -42,6 +46,8 @@ def test_every_route_has_a_client_method(client: type) -> None:
 
 
 def test_mcp_tools_and_routes_name_each_other() -> None:
+    from pinchtab.mcp.tools import LOCAL_TOOLS, TOOLS
+
     tools = {t.name: t for t in TOOLS}
     for r in ROUTES:
         for name in r.mcp:

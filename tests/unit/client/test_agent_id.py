@@ -9,7 +9,6 @@ import httpx
 import pytest
 
 from pinchtab.client import AsyncClient, Client, calling_agent
-from pinchtab.mcp.server import client_name
 
 
 def _echo(request: httpx.Request) -> httpx.Response:
@@ -28,6 +27,8 @@ def test_agent_id_and_session_go_with_every_request(monkeypatch: pytest.MonkeyPa
 
 
 def test_without_an_agent_id_the_mcp_client_name_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pinchtab.mcp.server import client_name  # the MCP SDK: here, not at every worker's collection
+
     monkeypatch.delenv("PINCHTAB_AGENT_ID", raising=False)
     pt = AsyncClient("http://x", token="", agent_id="")
     pt._http = httpx.AsyncClient(base_url=pt.server_url, transport=httpx.MockTransport(_echo))
