@@ -37,10 +37,11 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client
 
 @contextmanager
 def tab_cap(own: tuple[httpx.Client, Any, Path], policy: str) -> Iterator[httpx.Client]:
-    """``own`` with one tab left open and browser.maxTabs = 3, browser.tabEviction = ``policy``:
-    set on its live config, which the bridge reads at each new tab, and put back afterwards."""
+    """``own`` with at most three tabs open (those earlier tests left: fewer new ones to open) and
+    browser.maxTabs = 3, browser.tabEviction = ``policy``: set on its live config, which the bridge
+    reads at each new tab, and put back afterwards."""
     c, browser, _ = own
-    for extra in c.get("/tabs").json()["tabs"][1:]:
+    for extra in c.get("/tabs").json()["tabs"][3:]:
         assert c.post(f"/tabs/{extra['id']}/close").status_code == 200
     settings = browser.config.browser
     saved = settings.max_tabs, settings.tab_eviction
