@@ -1,6 +1,5 @@
 """Console, errors, the network log and network routes through the bridge's HTTP API, on a real
-Chromium and local pages. A tab's logs outlive its navigations: a test that reads a log from the
-start has a new tab; the three on index.html share one, none reading what another logged."""
+Chromium and local pages."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import open_page
 from tests.conftest import open_tab as new_tab
 
 
@@ -35,9 +33,6 @@ def obs_tab(obs: httpx.Client) -> Iterator[str]:
     """A new tab on the observation bridge, closed afterwards: the body of a module's shared-tab
     fixture, ``pytest.fixture(scope="module", name=...)(obs_tab)``."""
     yield from new_tab(obs)
-
-
-index_tab = pytest.fixture(scope="module", name="index_tab")(obs_tab)
 
 
 def evaluate(c: httpx.Client, tab: str, expression: str) -> Any:
@@ -65,9 +60,8 @@ def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, pages: str
     assert obs.get(f"/tabs/{tab}/errors").json() == {"tabId": tab, "errors": []}
 
 
-def test_failed_load_is_an_error(obs: httpx.Client, index_tab: str, pages: str) -> None:
-    tab = index_tab
-    open_page(obs, tab, f"{pages}/index.html")
+def test_failed_load_is_an_error(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/index.html")
     evaluate(obs, tab, "fetch('missing-file.json').then(r => r.status)")
     errors = until(lambda: obs.get(f"/tabs/{tab}/errors").json()["errors"])
     assert errors[0]["type"] == "network" and "404" in errors[0]["message"]
@@ -109,9 +103,8 @@ def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, page
     assert obs.get(f"/tabs/{tab}/network").json()["count"] == 0
 
 
-def test_routes_block_and_fulfil(obs: httpx.Client, index_tab: str, pages: str) -> None:
-    tab = index_tab
-    open_page(obs, tab, f"{pages}/index.html")
+def test_routes_block_and_fulfil(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/index.html")
     res = obs.post(f"/tabs/{tab}/network/route", json={"pattern": "blocked.invalid", "action": "abort"})
     assert res.status_code == 200 and res.json()["rules"] == [{"pattern": "blocked.invalid", "action": "abort"}]
     fetch = "fetch('{}').then(r => r.text(), e => 'error: ' + e)"
@@ -147,9 +140,8 @@ def test_bad_route_is_400(obs: httpx.Client, pages: str, body: dict[str, Any]) -
     assert obs.post(f"/tabs/{tab}/network/route", json=body).status_code == 400
 
 
-def test_routes_and_block_images_share_fetch(obs: httpx.Client, index_tab: str, pages: str) -> None:
-    tab = index_tab
-    open_page(obs, tab, f"{pages}/index.html")
+def test_routes_and_block_images_share_fetch(obs: httpx.Client, pages: str) -> None:
+    tab = open_tab(obs, f"{pages}/index.html")
     obs.post(f"/tabs/{tab}/network/route", json={"pattern": "*/api/*", "action": "fulfill", "body": "[]"})
     res = obs.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/images.html", "blockImages": True})
     assert res.status_code == 200
