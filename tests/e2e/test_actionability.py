@@ -1,10 +1,15 @@
 """Actions wait for their target to become actionable (issue 28, deliverable 7): an overlay that is
 closing, a button enabled a moment later, a panel sliding in; list box options in the interactive
-snapshot."""
+snapshot. The tests share one tab, each opening its page first."""
 
 from __future__ import annotations
 
 import httpx
+import pytest
+
+from tests.conftest import open_tab
+
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def click(http: httpx.Client, tab: str, selector: str) -> httpx.Response:

@@ -1,7 +1,8 @@
-"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 and 127.0.0.1, each with
-its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its own (its
-app served in this process, as ``pinchtab server`` serves it: the bridges are the processes here; a
-server process is test_server.py's).
+"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 (serving HTTPS with a
+certificate of a private CA) and 127.0.0.1, each with its own token and Chromium, attached to a
+``pinchtab server`` that starts no browser of its own and trusts that CA (its app served in this
+process, as ``pinchtab server`` serves it: the bridges are the processes here; a server process is
+test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
 bridge turns ``error`` and comes back when started again, detach, and that attach is refused
@@ -45,6 +46,8 @@ class BridgeProc:
         self.port = free_port()
         self.tls = tls  # (ca, cert, key)
         self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
+        # what a client of this bridge verifies its certificate with
+        self.verify: Any = ssl.create_default_context(cafile=str(tls[0])) if tls else True
         self.proc: subprocess.Popen[bytes] | None = None
         (tmp / "config.json").write_text("{}")
 
@@ -62,8 +65,7 @@ class BridgeProc:
         def up() -> bool:
             assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
             try:
-                verify: Any = ssl.create_default_context(cafile=str(self.tls[0])) if self.tls else True
-                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False, verify=verify).status_code == 200
+                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False, verify=self.verify).status_code == 200
             except httpx.HTTPError:
                 return False
 
@@ -91,7 +93,8 @@ class BridgeProc:
 class Server:
     """The ``pinchtab server`` app with this config, served in a thread (ServerThread)."""
 
-    def __init__(self, tmp: Path, attach: dict[str, Any], discovery: dict[str, Any] | None = None) -> None:
+    def __init__(self, tmp: Path, attach: dict[str, Any], discovery: dict[str, Any] | None = None,
+                 instances: dict[str, Any] | None = None) -> None:
         from pinchtab.config import load_config
         from pinchtab.server.app import create_app
 
@@ -101,6 +104,7 @@ class Server:
                        "token": SERVER_TOKEN},
             "security": {"allowEvaluate": True, "attach": attach},
             "discovery": discovery or {},
+            "instances": instances or {},
         }, environ={})
         self.thread = ServerThread(create_app(config), free_port()).__enter__()
         self.url = self.thread.url
@@ -119,8 +123,19 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def bridges(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[BridgeProc]]:
-    out = [BridgeProc(tmp_path_factory.mktemp(f"bridge{i}"), host, f"bridge-{i}-token-abcdef") for i, host in enumerate(HOSTS)]
+def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """A private CA and a certificate of 127.0.0.2 it signed: (ca, cert, key)."""
+    from tests.fixtures.tls import make_ca_and_cert
+
+    return make_ca_and_cert(tmp_path_factory.mktemp("tls"), ips=(HOSTS[0],))
+
+
+@pytest.fixture(scope="module")
+def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[list[BridgeProc]]:
+    """The first serves HTTPS (--tls-cert/--tls-key): one bridge process fewer than one of its own for
+    the HTTPS test."""
+    out = [BridgeProc(tmp_path_factory.mktemp(f"bridge{i}"), host, f"bridge-{i}-token-abcdef", tls=tls if i == 0 else None)
+           for i, host in enumerate(HOSTS)]
     try:
         for b in out:
             b.start()
@@ -131,8 +146,11 @@ def bridges(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[BridgePro
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("server"), {"enabled": True, "allowHosts": list(HOSTS), "allowSchemes": ["http", "https"]})
+def server(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[Server]:
+    # Health checks twice a second: a killed bridge shows error after three misses (1.5 s, not 3 s).
+    srv = Server(tmp_path_factory.mktemp("server"), {"enabled": True, "allowHosts": list(HOSTS),
+                                                     "allowSchemes": ["http", "https"], "caFile": str(tls[0])},
+                 instances={"health": {"intervalSec": 0.5}})
     try:
         yield srv
     finally:
@@ -172,7 +190,8 @@ def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc
     state["tabs"] = tabs
     # Each tab lives on its own bridge (asked directly, with that bridge's token).
     for b, tab in zip(bridges, tabs):
-        direct = httpx.get(f"{b.url}/tabs", headers={"Authorization": f"Bearer {b.token}"}, trust_env=False).json()["tabs"]
+        direct = httpx.get(f"{b.url}/tabs", headers={"Authorization": f"Bearer {b.token}"}, trust_env=False,
+                           verify=b.verify).json()["tabs"]
         assert tab in [t["id"] for t in direct]
     # Tab routes and shorthand routes reach the owner, through the server with the server's token.
     assert server.http.get(f"/tabs/{tabs[0]}/snapshot").json()["title"] == "Buttons"
@@ -192,7 +211,7 @@ def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc
 def test_the_servers_token_opens_no_bridge(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
     tab = state["tabs"][0]
     for headers in ({"Authorization": f"Bearer {SERVER_TOKEN}"}, {}, {"Authorization": f"Bearer {bridges[1].token}"}):
-        res = httpx.get(f"{bridges[0].url}/tabs/{tab}/snapshot", headers=headers, trust_env=False)
+        res = httpx.get(f"{bridges[0].url}/tabs/{tab}/snapshot", headers=headers, trust_env=False, verify=bridges[0].verify)
         assert res.status_code == 401, (headers, res.text)
     # ...and the bridge's token opens no server.
     res = httpx.get(f"{server.url}/tabs", headers={"Authorization": f"Bearer {bridges[0].token}"}, trust_env=False)
@@ -217,20 +236,16 @@ def test_attach_refused_outside_policy(server: Server, bridges: list[BridgeProc]
     assert server.http.post("/instances/attach-bridge", json={}).json()["code"] == "missing_baseUrl"
 
 
-def test_https_bridge_with_a_private_ca(server: Server, tmp_path: Path, pages: str) -> None:
-    """A bridge serving HTTPS (--tls-cert/--tls-key): refused by a server that does not trust its CA,
-    attached and used by one whose security.attach.caFile names it."""
-    pytest.importorskip("cryptography")
-    from tests.fixtures.tls import make_ca_and_cert
-
-    (tmp_path / "b").mkdir()
-    tls = make_ca_and_cert(tmp_path, ips=(HOSTS[0],))
-    bridge = BridgeProc(tmp_path / "b", HOSTS[0], "tls-bridge-token-123", tls=tls)
-    trusting = None
+def test_https_bridge_with_a_private_ca(bridges: list[BridgeProc], tls: tuple[Path, Path, Path], tmp_path: Path,
+                                       pages: str) -> None:
+    """A bridge serving HTTPS (--tls-cert/--tls-key, the module's first): refused by a server that does
+    not trust its CA, attached and used by one whose security.attach.caFile names it."""
+    bridge = bridges[0]
+    doubting = trusting = None
     try:
-        bridge.start()
         assert bridge.url.startswith("https://")
-        res = server.http.post("/instances/attach-bridge", json={"baseUrl": bridge.url, "token": bridge.token})
+        doubting = Server(tmp_path / "doubting", {"enabled": True, "allowHosts": [HOSTS[0]], "allowSchemes": ["https"]})
+        res = doubting.http.post("/instances/attach-bridge", json={"baseUrl": bridge.url, "token": bridge.token})
         assert res.status_code == 502 and "certificate verify failed" in res.json()["error"], res.text
         trusting = Server(tmp_path / "srv", {"enabled": True, "allowHosts": [HOSTS[0]], "allowSchemes": ["https"],
                                              "caFile": str(tls[0])})
@@ -241,9 +256,9 @@ def test_https_bridge_with_a_private_ca(server: Server, tmp_path: Path, pages: s
         assert trusting.http.get(f"/tabs/{nav.json()['tabId']}/text").json()["title"] == "Buttons"
         assert trusting.http.get("/tabs").json()["tabs"]
     finally:
-        if trusting is not None:
-            trusting.close()
-        bridge.stop()
+        for srv in (doubting, trusting):
+            if srv is not None:
+                srv.close()
 
 
 def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
@@ -275,7 +290,7 @@ def test_detach(server: Server, bridges: list[BridgeProc], state: dict[str, Any]
     assert tab in [t["id"] for t in direct.json()["tabs"]]
     # Stop on an attached bridge detaches it too (the bridge keeps running).
     assert server.http.post(f"/instances/{state['ids'][0]}/stop").json()["status"] == "stopped"
-    assert httpx.get(f"{bridges[0].url}/health", trust_env=False).status_code == 200
+    assert httpx.get(f"{bridges[0].url}/health", trust_env=False, verify=bridges[0].verify).status_code == 200
     assert server.http.post(f"/instances/{iid}/detach").status_code == 404
 
 

@@ -1,6 +1,7 @@
 """Iframes of every origin against a real Chromium: same-origin, cross-origin in the same process
 (another port of 127.0.0.1), out of process (another site: `localhost`), and nested; their content
-in snapshots under the iframe node, their refs usable by every action and by find."""
+in snapshots under the iframe node, their refs usable by every action and by find. The tests share
+one tab: each opens its page first (a new document drops the frame scope a test set)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import js, open_page, snap
+from tests.conftest import js, open_page, open_tab, snap
 from tests.fixtures.harness import PAGES, serve
+
+
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """Issue 16 on a real Chromium: the browser's own pages stay shut, input is bounded and checked,
-downloads are refused by default. Uses the shared bridge of tests/conftest.py, and one bridge of
-its own for what needs another config (downloads allowed, a tab cap, a crash)."""
+downloads are refused by default. Uses the shared bridge of tests/conftest.py (one tab for the
+module's tests, a fresh one where a blank tab is the point), and one bridge of its own for what
+needs another config (downloads allowed, a tab cap, a crash)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, open_page
+from tests.conftest import ServerThread, open_page, open_tab
 from tests.fixtures.harness import free_port
+
+
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +37,11 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client
 
 @contextmanager
 def tab_cap(own: tuple[httpx.Client, Any, Path], policy: str) -> Iterator[httpx.Client]:
-    """``own`` with one tab left open and browser.maxTabs = 3, browser.tabEviction = ``policy``:
-    set on its live config, which the bridge reads at each new tab, and put back afterwards."""
+    """``own`` with at most three tabs open (those earlier tests left: fewer new ones to open) and
+    browser.maxTabs = 3, browser.tabEviction = ``policy``: set on its live config, which the bridge
+    reads at each new tab, and put back afterwards."""
     c, browser, _ = own
-    for extra in c.get("/tabs").json()["tabs"][1:]:
+    for extra in c.get("/tabs").json()["tabs"][3:]:
         assert c.post(f"/tabs/{extra['id']}/close").status_code == 200
     settings = browser.config.browser
     saved = settings.max_tabs, settings.tab_eviction
@@ -78,9 +84,10 @@ def test_shortcuts_cannot_open_browser_pages(http: httpx.Client, tab: str, pages
     assert snap.status_code == 200 and "Fixture" in snap.text or "Index" in snap.text, snap.text[:200]
 
 
-def test_control_h_on_a_blank_tab_takes_it_back(http: httpx.Client, tab: str) -> None:
+def test_control_h_on_a_blank_tab_takes_it_back(http: httpx.Client, fresh_tab: str) -> None:
     # On the active about:blank tab, Chromium shows history in the same tab: the tab comes back,
     # it is not lost.
+    tab = fresh_tab
     assert http.post("/tab", json={"action": "focus", "tabId": tab}).status_code == 200
     out = press(http, tab, "Control+h")
     assert out.get("blockedBrowserPages"), out

@@ -1,5 +1,6 @@
 """Emulation, timing, tab state, capture, element screenshots and the extended /wait through the
-bridge's HTTP API, on a real Chromium and local pages."""
+bridge's HTTP API, on a real Chromium and local pages. Two tabs serve the module: one whose
+emulation settings the emulation tests leave on it, one for the others; a test opens its page first."""
 
 from __future__ import annotations
 
@@ -10,15 +11,20 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.test_observe import evaluate, open_tab
+from tests.conftest import open_page
+from tests.e2e.test_observe import evaluate, obs_tab
+
+emulated = pytest.fixture(scope="module", name="emulated")(obs_tab)
+tab = pytest.fixture(scope="module", name="tab")(obs_tab)
 
 
 def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def test_mobile_viewport_changes_the_layout(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_mobile_viewport_changes_the_layout(obs: httpx.Client, emulated: str, pages: str) -> None:
+    tab = emulated
+    open_page(obs, tab, f"{pages}/observe.html")
     row = "getComputedStyle(document.getElementById('layout')).flexDirection"
     assert evaluate(obs, tab, row) == "row"
     res = obs.post(f"/tabs/{tab}/emulation/viewport",
@@ -32,8 +38,9 @@ def test_mobile_viewport_changes_the_layout(obs: httpx.Client, pages: str) -> No
     assert evaluate(obs, tab, row) == "row"
 
 
-def test_media_locale_timezone_user_agent_geolocation_offline(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_media_locale_timezone_user_agent_geolocation_offline(obs: httpx.Client, emulated: str, pages: str) -> None:
+    tab = emulated
+    open_page(obs, tab, f"{pages}/observe.html")
     res = obs.post("/emulation/media", json={"tabId": tab, "feature": "prefers-color-scheme", "value": "dark"}).json()
     assert res == {"tabId": tab, "feature": "prefers-color-scheme", "value": "dark", "status": "applied"}
     assert evaluate(obs, tab, "matchMedia('(prefers-color-scheme: dark)').matches") is True
@@ -61,8 +68,9 @@ def test_media_locale_timezone_user_agent_geolocation_offline(obs: httpx.Client,
     assert sent["X-Test"] == "yes"
 
 
-def test_emulate_many_at_once(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_emulate_many_at_once(obs: httpx.Client, emulated: str, pages: str) -> None:
+    tab = emulated
+    open_page(obs, tab, f"{pages}/observe.html")
     res = obs.post(f"/tabs/{tab}/emulation", json={"width": 500, "height": 700, "mobile": True,
                                                     "timezoneId": "Europe/Berlin", "colorScheme": "dark"})
     assert res.status_code == 200 and set(res.json()["applied"]) == {"viewport", "timezoneId", "colorScheme"}
@@ -77,13 +85,14 @@ def test_emulate_many_at_once(obs: httpx.Client, pages: str) -> None:
     ("/emulation/media", {"feature": "prefers-color-scheme"}),
     ("/emulation/headers", {"headers": {"X-Bad": "a\r\nb"}}),
 ])
-def test_bad_emulation_is_400(obs: httpx.Client, pages: str, path: str, body: dict) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_bad_emulation_is_400(obs: httpx.Client, emulated: str, pages: str, path: str, body: dict) -> None:
+    tab = emulated
+    open_page(obs, tab, f"{pages}/index.html")
     assert obs.post(f"/tabs/{tab}{path}", json=body).status_code == 400
 
 
-def test_timing_metrics_and_state(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/images.html")
+def test_timing_metrics_and_state(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/images.html")
     timing = obs.get("/timing", params={"tabId": tab}).json()
     assert timing["tabId"] == tab and timing["ttfbMs"] > 0 and timing["loadMs"] >= timing["domContentLoadedMs"] > 0
     assert timing["resourceCount"] >= 1 and timing["lcpMs"] > 0 and "cls" in timing
@@ -96,8 +105,8 @@ def test_timing_metrics_and_state(obs: httpx.Client, pages: str) -> None:
     assert obs.get("/timing", params={"tabId": "nonexistent"}).status_code == 404
 
 
-def test_capture_pairs_image_and_snapshot(obs: httpx.Client, pages: str, tmp_path: Path) -> None:
-    tab = open_tab(obs, f"{pages}/form.html")
+def test_capture_pairs_image_and_snapshot(obs: httpx.Client, tab: str, pages: str, tmp_path: Path) -> None:
+    open_page(obs, tab, f"{pages}/form.html")
     cap = obs.get(f"/tabs/{tab}/capture").json()
     assert cap["status"] == "ok" and cap["tabId"] == tab and cap["pairing"]["navigated"] is False
     assert cap["snapshot"]["filter"] == "interactive" and cap["image"]["coordinateSpace"] == "viewport"
@@ -116,8 +125,8 @@ def test_capture_pairs_image_and_snapshot(obs: httpx.Client, pages: str, tmp_pat
     assert min(n["boundingBox"]["y"] for n in clip["snapshot"]["nodes"] if n.get("boundingBox")) < 200
 
 
-def test_capture_beyond_viewport_and_scaled_screenshots(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/tall.html")
+def test_capture_beyond_viewport_and_scaled_screenshots(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/tall.html")
     cap = obs.get(f"/tabs/{tab}/capture", params={"beyondViewport": "true", "format": "png", "output": "inline"}).json()
     assert cap["image"]["coordinateSpace"] == "document"
     bottom = next(n for n in cap["snapshot"]["nodes"] if n["name"] == "Bottom")
@@ -131,8 +140,8 @@ def test_capture_beyond_viewport_and_scaled_screenshots(obs: httpx.Client, pages
     assert obs.get(f"/tabs/{tab}/screenshot", params={"selector": "#nope"}).status_code == 404
 
 
-def test_waits(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_waits(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/observe.html")
     wait = lambda **body: obs.post(f"/tabs/{tab}/wait", json={"timeout": 3000, **body}).json()  # noqa: E731
     assert wait(text="fetched ok")["waited"] is True
     assert wait(notText="waiting")["match"] == "!waiting"
@@ -158,8 +167,8 @@ def test_wait_fn_needs_evaluate(locked_bridge: str, pages: str) -> None:
     assert res.status_code == 403 and res.json()["code"] == "evaluate_disabled"
 
 
-def test_element_questions_by_ref_and_selector(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/form.html")
+def test_element_questions_by_ref_and_selector(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/form.html")
     nodes = obs.get(f"/tabs/{tab}/snapshot", params={"filter": "interactive"}).json()["nodes"]
     news = next(n["ref"] for n in nodes if n["role"] == "checkbox" and "Newsletter" in n["name"])
     get = lambda path, **q: obs.get(f"/tabs/{tab}{path}", params=q)  # noqa: E731
@@ -183,8 +192,8 @@ def test_element_questions_by_ref_and_selector(obs: httpx.Client, pages: str) ->
     assert get("/count", selector="div[").status_code == 400
 
 
-def test_clear_cookies(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_clear_cookies(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/index.html")
     obs.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}, {"name": "b", "value": "2"}]})
     assert obs.request("DELETE", f"/tabs/{tab}/cookies", params={"name": "a"}).json()["deleted"] == ["a"]
     names = [k["name"] for k in obs.get(f"/tabs/{tab}/cookies").json()["cookies"]]

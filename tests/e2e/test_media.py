@@ -36,6 +36,15 @@ def tab(server: ServerProc, pages: str) -> str:
     return tab_id
 
 
+@pytest.fixture(scope="module")
+def form(server: ServerProc, pages: str) -> str:
+    """A second tab, on form.html, for the annotation tests (a new tab costs a renderer; a
+    navigation of this one does not)."""
+    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
+    assert res.status_code == 200, res.text
+    return str(res.json()["tabId"])
+
+
 async def frames(url: str, count: int) -> list[bytes]:
     async with connect(url, open_timeout=30) as ws:
         return [await asyncio.wait_for(ws.recv(), 30) for _ in range(count)]  # type: ignore[misc]
@@ -123,14 +132,12 @@ def test_record_from_the_cli(server: ServerProc, tab: str, tmp_path: Path) -> No
     assert out.read_bytes()[:6] == b"GIF89a"
 
 
-def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, pages: str) -> None:
+def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, form: str) -> None:
     import base64
     import io
 
     from PIL import Image
 
-    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
-    form = res.json()["tabId"]
     plain = server.http.get("/screenshot", params={"tabId": form, "raw": "true"}).content
     shot = server.http.get("/screenshot", params={"tabId": form, "annotate": "true"}).json()
     assert shot["format"] == "png" and shot["annotations"], shot.keys()
@@ -147,9 +154,9 @@ def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, p
     assert inside["annotations"] and all(a["box"]["x"] >= 0 and a["box"]["y"] < 60 for a in inside["annotations"])
 
 
-def test_annotate_overlay_copies_a_reference_and_clears(server: ServerProc, pages: str) -> None:
-    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
-    form = res.json()["tabId"]
+def test_annotate_overlay_copies_a_reference_and_clears(server: ServerProc, form: str, pages: str) -> None:
+    res = server.http.post(f"/tabs/{form}/navigate", json={"url": f"{pages}/form.html"})  # a new document
+    assert res.status_code == 200, res.text
     shown = server.http.get("/annotate", params={"tabId": form}).json()
     assert shown["annotated"] == len(shown["annotations"]) > 0
     ref = shown["annotations"][0]["ref"]

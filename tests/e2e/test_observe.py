@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.conftest import open_tab as new_tab
 
 
 def open_tab(c: httpx.Client, url: str) -> str:
@@ -24,6 +27,12 @@ def until(fn: Any, timeout: float = 5.0) -> Any:
         if value or time.monotonic() > deadline:
             return value
         time.sleep(0.05)
+
+
+def obs_tab(obs: httpx.Client) -> Iterator[str]:
+    """A new tab on the observation bridge, closed afterwards: the body of a module's shared-tab
+    fixture, ``pytest.fixture(scope="module", name=...)(obs_tab)``."""
+    yield from new_tab(obs)
 
 
 def evaluate(c: httpx.Client, tab: str, expression: str) -> Any:

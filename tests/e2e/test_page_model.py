@@ -1,11 +1,14 @@
 """The page model against a real Chromium: a ref names one element for the tab's life, find sees
-the page as it is now."""
+the page as it is now. The tests share one tab, each opening its page first."""
 
 from __future__ import annotations
 
 import httpx
+import pytest
 
-from tests.conftest import js, open_page, ref_of, snap
+from tests.conftest import js, open_page, open_tab, ref_of, snap
+
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def find(http: httpx.Client, tab: str, query: str) -> dict:

@@ -1,11 +1,15 @@
 """Snapshots of the same document reuse the backend ids the bridge already has (browser/node_ids.py):
-ids stay right when nodes come, go, move or are replaced, and a new document starts afresh."""
+ids stay right when nodes come, go, move or are replaced, and a new document starts afresh. The tests
+share one tab, each opening its page first."""
 
 from __future__ import annotations
 
 import httpx
+import pytest
 
-from tests.conftest import js, open_page, ref_of, snap
+from tests.conftest import js, open_page, open_tab, ref_of, snap
+
+tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def ids(s: dict) -> dict[tuple[str, str], int]:

@@ -1,5 +1,6 @@
 """Storage and saved state through the bridge's HTTP API: a session saved in one browser and
-restored in a fresh one; the gate when state export is off."""
+restored in a fresh one; the gate when state export is off. The tests share one tab, each opening its
+page first."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ import stat
 import httpx
 import pytest
 
+from tests.conftest import open_page
 from tests.e2e.conftest import start_obs_bridge
-from tests.e2e.test_observe import evaluate, open_tab
+from tests.e2e.test_observe import evaluate, obs_tab
+
+tab = pytest.fixture(scope="module", name="tab")(obs_tab)
 
 
-def test_storage_get_set_delete(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_storage_get_set_delete(obs: httpx.Client, tab: str, pages: str) -> None:
+    open_page(obs, tab, f"{pages}/index.html")
     res = obs.post("/storage", json={"tabId": tab, "type": "local", "key": "k1", "value": "v1"})
     assert res.status_code == 200 and res.json()["origin"] == pages
     obs.post(f"/tabs/{tab}/storage", json={"type": "session", "key": "s1", "value": "x"})
@@ -30,8 +34,8 @@ def test_storage_get_set_delete(obs: httpx.Client, pages: str) -> None:
     assert obs.request("DELETE", f"/tabs/{tab}/storage", json={"type": "all", "key": "k"}).status_code == 400
 
 
-def test_saved_state_restored_in_a_fresh_browser(obs: httpx.Client, pages: str, obs_state_dir: str) -> None:
-    tab = open_tab(obs, f"{pages}/session.html")
+def test_saved_state_restored_in_a_fresh_browser(obs: httpx.Client, tab: str, pages: str, obs_state_dir: str) -> None:
+    open_page(obs, tab, f"{pages}/session.html")
     obs.post("/action", json={"tabId": tab, "kind": "click", "selector": "#signin"})
     assert evaluate(obs, tab, "document.getElementById('who').textContent") == "Signed in (tok-ada)"
     current = obs.get("/state", params={"tabId": tab}).json()
