@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import signal
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.conftest import ServerThread, free_port, js, open_page, open_tab, ref_of, snap
+from tests.fixtures.harness import PAGES
 
 
 def new_tab(client: httpx.Client, url: str | None = None) -> str:
@@ -22,14 +25,13 @@ def new_tab(client: httpx.Client, url: str | None = None) -> str:
     return res.json()["tabId"]
 
 
-def start_app(*, token: str | None = None, **browser: Any) -> ServerThread:
+def start_app(*, token: str, state_dir: Path, **browser: Any) -> ServerThread:
     """A bridge of its own, served in this process (so the test can reach its Chromium)."""
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
-    overrides: dict[str, Any] = {"security": {"allowEvaluate": True}, "browser": browser}
-    if token:
-        overrides["server"] = {"token": token}
+    overrides: dict[str, Any] = {"security": {"allowEvaluate": True, "allowDownload": True}, "browser": browser,
+                                 "server": {"token": token, "stateDir": str(state_dir)}}
     return ServerThread(create_app(load_config(overrides, environ={})), free_port())
 
 
@@ -197,33 +199,35 @@ def test_tab_still_works_after_bad_requests(http: httpx.Client, tab: str, pages:
 TOKEN = "s3cret-token"
 
 
-def test_token_auth(dying: Dying, pages: str) -> None:
+def test_token_auth(dying: Dying, http: httpx.Client, pages: str) -> None:
     good = {"Authorization": f"Bearer {TOKEN}"}
     # a URL of this test's own: the module's other tests open login.html on this bridge too
     login = f"{pages}/login.html?auth"
-    with httpx.Client(base_url=dying.server.url, timeout=30) as client:
-        health = client.get("/health")
-        assert health.status_code == 200 and health.json()["status"] == "ok"
-        routes = [("GET", "/tabs", {}), ("POST", "/tab", {"json": {"action": "new"}}),
-                  ("POST", "/navigate", {"json": {"url": login}}), ("GET", "/snapshot", {}),
-                  ("POST", "/action", {"json": {"kind": "click", "ref": "e1"}}), ("GET", "/text", {}),
-                  ("GET", "/screenshot", {}), ("GET", "/pdf", {}), ("POST", "/evaluate", {"json": {"expression": "1"}}),
-                  ("GET", "/cookies", {}), ("POST", "/wait", {"json": {"selector": "body"}}),
-                  ("POST", "/browser/restart", {}), ("GET", "/tabs/x/snapshot", {}), ("GET", "/openapi.json", {}),
-                  ("GET", "/no-such-route", {}), ("POST", "/find", {"json": {"query": "login button"}})]
-        for method, path, kwargs in routes:
-            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"},
-                            {"Authorization": "bearer s3cret-token"}, {"Authorization": "Bearer s3cret-token2"}):
-                res = client.request(method, path, headers=headers, **kwargs)
-                assert_error(res, 401, "unauthorized")
-        assert client.get("/tabs").status_code == 401
-        # with the token everything works
-        tab = client.post("/tab", json={"action": "new", "url": login}, headers=good).json()["tabId"]
-        assert client.get(f"/tabs/{tab}/snapshot", headers=good).json()["title"] == "Login"
-        assert client.post(f"/tabs/{tab}/evaluate", json={"expression": "document.title"}, headers=good).json() == {"result": "Login"}
-        # nothing ran for the refused requests: no navigation to login.html before ours
-        tabs = client.get("/tabs", headers=good).json()["tabs"]
-        assert [t["id"] for t in tabs if t["url"].endswith("login.html?auth")] == [tab]
+    # the session's client, with absolute URLs (a client of its own costs ~0.05 s of CPU to build);
+    # unlike the module's, it sends no token of its own
+    client, url = http, dying.server.url
+    health = client.get(f"{url}/health")
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    routes = [("GET", "/tabs", {}), ("POST", "/tab", {"json": {"action": "new"}}),
+              ("POST", "/navigate", {"json": {"url": login}}), ("GET", "/snapshot", {}),
+              ("POST", "/action", {"json": {"kind": "click", "ref": "e1"}}), ("GET", "/text", {}),
+              ("GET", "/screenshot", {}), ("GET", "/pdf", {}), ("POST", "/evaluate", {"json": {"expression": "1"}}),
+              ("GET", "/cookies", {}), ("POST", "/wait", {"json": {"selector": "body"}}),
+              ("POST", "/browser/restart", {}), ("GET", "/tabs/x/snapshot", {}), ("GET", "/openapi.json", {}),
+              ("GET", "/no-such-route", {}), ("POST", "/find", {"json": {"query": "login button"}})]
+    for method, path, kwargs in routes:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"},
+                        {"Authorization": "bearer s3cret-token"}, {"Authorization": "Bearer s3cret-token2"}):
+            res = client.request(method, url + path, headers=headers, **kwargs)
+            assert_error(res, 401, "unauthorized")
+    assert client.get(f"{url}/tabs").status_code == 401
+    # with the token everything works
+    tab = client.post(f"{url}/tab", json={"action": "new", "url": login}, headers=good).json()["tabId"]
+    assert client.get(f"{url}/tabs/{tab}/snapshot", headers=good).json()["title"] == "Login"
+    assert client.post(f"{url}/tabs/{tab}/evaluate", json={"expression": "document.title"}, headers=good).json() == {"result": "Login"}
+    # nothing ran for the refused requests: no navigation to login.html before ours
+    tabs = client.get(f"{url}/tabs", headers=good).json()["tabs"]
+    assert [t["id"] for t in tabs if t["url"].endswith("login.html?auth")] == [tab]
 
 
 # -- concurrency ----------------------------------------------------------------------------------
@@ -476,10 +480,10 @@ class Dying:
 
 
 @contextlib.contextmanager
-def dying_bridge(token: str, **browser: Any) -> Iterator[Dying]:
+def dying_bridge(token: str, state_dir: Path, **browser: Any) -> Iterator[Dying]:
     """A bridge whose Chromium tests may kill (each test leaves a live browser behind); when it
     stops, none of the Chromium processes it ever had outlives it."""
-    with start_app(token=token, **browser) as server, \
+    with start_app(token=token, state_dir=state_dir, **browser) as server, \
             httpx.Client(base_url=server.url, timeout=60, headers={"Authorization": f"Bearer {token}"}) as client:
         state = Dying(server, client)
         yield state
@@ -488,12 +492,40 @@ def dying_bridge(token: str, **browser: Any) -> Iterator[Dying]:
 
 
 @pytest.fixture(scope="module")
-def dying() -> Iterator[Dying]:
-    """The module's own bridge (one Chromium for the auth, dialog and dying tests): it wants a
-    token, accepts every dialog (browser.dialogs: accept), and restarts a dead Chromium unless a
-    test turns browser.autoRestart off; its tests kill its Chromium or a renderer."""
-    with dying_bridge(TOKEN, dialogs="accept") as state:
+def dying(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dying]:
+    """The module's own bridge (one Chromium for the auth, dialog, page-download and dying tests):
+    it wants a token, accepts every dialog (browser.dialogs: accept), saves page downloads under
+    its state dir (security.allowDownload), and restarts a dead Chromium unless a test turns
+    browser.autoRestart off; its tests kill its Chromium or a renderer."""
+    with dying_bridge(TOKEN, tmp_path_factory.mktemp("dying-state"), dialogs="accept") as state:
         yield state
+
+
+# -- page downloads -------------------------------------------------------------------------------
+
+
+def test_page_download_saved_under_the_state_dir(dying: Dying, pages: str) -> None:
+    """test_interaction's, on this module's bridge: Chromium is told where page downloads go when
+    it starts (security.allowDownload then), so the session bridge, which starts without it, cannot
+    show one."""
+    http = dying.client
+    state_dir = Path(dying.server.server.config.app.state.browser.config.server.state_dir)
+    page = new_tab(http, f"{pages}/interaction.html")
+    assert http.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#dl"}).status_code == 200
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        done = [d for d in http.get("/downloads").json()["downloads"] if d["state"] == "completed"]
+        if done:
+            break
+        time.sleep(0.1)
+    assert done and done[-1]["filename"] == "report.csv"
+    path = Path(done[-1]["path"])
+    assert path.parent == state_dir / "downloads" and path.read_bytes() == (PAGES / "report.csv").read_bytes()
+    one = http.get("/downloads", params={"id": done[-1]["id"]}).json()
+    assert base64.b64decode(one["data"]) == path.read_bytes() and one["contentType"] == "text/csv"
+    assert http.get("/downloads", params={"id": done[-1]["id"], "raw": "true"}).content == path.read_bytes()
+    assert http.get("/downloads", params={"id": "nope"}).status_code == 404
+    http.post(f"/tabs/{page}/close")
 
 
 def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread, free_port, js, open_page, ref_of, snap
+from tests.conftest import js, open_page, open_tab, ref_of, snap
 from tests.fixtures.harness import PAGES
 
 
@@ -48,109 +48,91 @@ def state_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("state")
 
 
-@pytest.fixture(scope="module")
-def iserver(state_dir: Path) -> Iterator[ServerThread]:
-    """A bridge that leaves dialogs open (browser.dialogs manual, the default), with uploads,
-    downloads (127.0.0.1 allowed), clipboard and evaluate on, its state under a temporary dir."""
-    from pinchtab.bridge.app import create_app
-    from pinchtab.config import load_config
-
-    config = load_config({
-        "server": {"stateDir": str(state_dir)},
-        "security": {"allowEvaluate": True, "allowUpload": True, "allowDownload": True, "allowClipboard": True,
-                     "downloadAllowedDomains": ["127.0.0.1"]},
-    }, environ={})
-    with ServerThread(create_app(config), free_port()) as server:
-        yield server
+@pytest.fixture(autouse=True)
+def settings(bridge_config: Any, state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session bridge with uploads, downloads (127.0.0.1 allowed) and the clipboard on, its
+    files under this module's state dir, for each test (every one read per request), rather than a
+    bridge and a Chromium of the module's own. Its dialogs stay open (browser.dialogs manual, the
+    default). Page downloads are not among these: Chromium is told where they go once, when it
+    starts, so that test runs on test_errors' own bridge."""
+    for name in ("allow_upload", "allow_download", "allow_clipboard"):
+        monkeypatch.setattr(bridge_config.security, name, True)
+    monkeypatch.setattr(bridge_config.security, "download_allowed_domains", ["127.0.0.1"])
+    monkeypatch.setattr(bridge_config.server, "state_dir", str(state_dir))
 
 
-@pytest.fixture(scope="module")
-def ibridge(iserver: ServerThread) -> str:
-    return iserver.url
-
-
-@pytest.fixture(scope="module")
-def hc(ibridge: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=ibridge, timeout=60) as client:
-        yield client
-
-
-@pytest.fixture(scope="module")
-def shared_tab(hc: httpx.Client) -> Iterator[str]:
-    tab = hc.post("/tab", json={"action": "new"}).json()["tabId"]
-    yield tab
-    hc.post(f"/tabs/{tab}/close")
+shared_tab = pytest.fixture(scope="module", name="shared_tab")(open_tab)
 
 
 @pytest.fixture()
-def page(hc: httpx.Client, site: str, shared_tab: str) -> str:
+def page(http: httpx.Client, site: str, shared_tab: str) -> str:
     """The module's tab on a fresh interaction.html (each test answers the dialogs it opens and
     releases the keys and buttons it holds)."""
-    open_page(hc, shared_tab, f"{site}/interaction.html")
+    open_page(http, shared_tab, f"{site}/interaction.html")
     return shared_tab
 
 
-def act(hc: httpx.Client, tab: str, status: int = 200, **body: Any) -> dict[str, Any]:
-    res = hc.post(f"/tabs/{tab}/action", json=body)
+def act(http: httpx.Client, tab: str, status: int = 200, **body: Any) -> dict[str, Any]:
+    res = http.post(f"/tabs/{tab}/action", json=body)
     assert res.status_code == status, res.text
     return res.json()
 
 
-def text(hc: httpx.Client, tab: str, id_: str) -> str:
-    return js(hc, tab, f"document.getElementById({id_!r}).textContent")
+def text(http: httpx.Client, tab: str, id_: str) -> str:
+    return js(http, tab, f"document.getElementById({id_!r}).textContent")
 
 
 # -- dialogs --------------------------------------------------------------------------------------
 
 
-def test_confirm_dismissed_then_accepted(hc: httpx.Client, page: str) -> None:
+def test_confirm_dismissed_then_accepted(http: httpx.Client, page: str) -> None:
     # manual policy: the click answers at once that a dialog blocks the page, and says which
-    err = act(hc, page, 409, kind="click", selector="#ask")
+    err = act(http, page, 409, kind="click", selector="#ask")
     assert err["code"] == "dialog_blocking" and err["dialog"] == {"type": "confirm", "message": "Delete the draft?",
                                                                    "url": err["dialog"]["url"]}
-    state = hc.get(f"/tabs/{page}/dialog").json()
+    state = http.get(f"/tabs/{page}/dialog").json()
     assert state["dialogPresent"] and state["dialog"]["type"] == "confirm"
-    assert hc.get(f"/tabs/{page}/snapshot").status_code == 409  # the tab waits for an answer
-    tab_state = hc.get(f"/tabs/{page}/state").json()  # observation's probe reads the same dialog
+    assert http.get(f"/tabs/{page}/snapshot").status_code == 409  # the tab waits for an answer
+    tab_state = http.get(f"/tabs/{page}/state").json()  # observation's probe reads the same dialog
     assert tab_state["dialogPresent"] and tab_state["dialog"]["message"] == "Delete the draft?"
-    res = hc.post(f"/tabs/{page}/dialog", json={"action": "dismiss"})
+    res = http.post(f"/tabs/{page}/dialog", json={"action": "dismiss"})
     assert res.status_code == 200 and res.json()["handled"] and res.json()["type"] == "confirm"
-    assert text(hc, page, "confirm") == "no"
-    out = act(hc, page, kind="click", selector="#ask", dialogAction="accept")
+    assert text(http, page, "confirm") == "no"
+    out = act(http, page, kind="click", selector="#ask", dialogAction="accept")
     assert out["dialog"]["action"] == "accept" and out["dialog"]["message"] == "Delete the draft?"
-    assert text(hc, page, "confirm") == "yes"
-    assert not hc.get(f"/tabs/{page}/dialog").json()["dialogPresent"]
+    assert text(http, page, "confirm") == "yes"
+    assert not http.get(f"/tabs/{page}/dialog").json()["dialogPresent"]
 
 
-def test_prompt_answered_with_text(hc: httpx.Client, page: str) -> None:
-    act(hc, page, kind="click", selector="#name", dialogAction="accept", dialogText="Ada")
-    assert text(hc, page, "prompt") == "Ada"
-    act(hc, page, 409, kind="click", selector="#name")
-    assert hc.post(f"/tabs/{page}/dialog", json={"action": "accept", "text": "Grace"}).status_code == 200
-    assert text(hc, page, "prompt") == "Grace"
-    act(hc, page, kind="click", selector="#name", dialogAction="dismiss")
-    assert text(hc, page, "prompt") == "null"
+def test_prompt_answered_with_text(http: httpx.Client, page: str) -> None:
+    act(http, page, kind="click", selector="#name", dialogAction="accept", dialogText="Ada")
+    assert text(http, page, "prompt") == "Ada"
+    act(http, page, 409, kind="click", selector="#name")
+    assert http.post(f"/tabs/{page}/dialog", json={"action": "accept", "text": "Grace"}).status_code == 200
+    assert text(http, page, "prompt") == "Grace"
+    act(http, page, kind="click", selector="#name", dialogAction="dismiss")
+    assert text(http, page, "prompt") == "null"
 
 
-def test_beforeunload_answered_by_the_action(hc: httpx.Client, page: str) -> None:
-    js(hc, page, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; }), 1")
-    act(hc, page, kind="click", selector="#plain")  # a user gesture arms beforeunload
-    out = act(hc, page, kind="click", selector="#away", dialogAction="dismiss")
+def test_beforeunload_answered_by_the_action(http: httpx.Client, page: str) -> None:
+    js(http, page, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; }), 1")
+    act(http, page, kind="click", selector="#plain")  # a user gesture arms beforeunload
+    out = act(http, page, kind="click", selector="#away", dialogAction="dismiss")
     assert out["dialog"]["type"] == "beforeunload"
-    assert js(hc, page, "location.pathname") == "/interaction.html"  # dismissed: the page stays
-    act(hc, page, kind="click", selector="#away", dialogAction="accept", waitNav=True)
-    assert js(hc, page, "location.pathname") == "/index.html"
+    assert js(http, page, "location.pathname") == "/interaction.html"  # dismissed: the page stays
+    act(http, page, kind="click", selector="#away", dialogAction="accept", waitNav=True)
+    assert js(http, page, "location.pathname") == "/index.html"
 
 
-def test_dialog_errors(hc: httpx.Client, page: str) -> None:
-    res = hc.post(f"/tabs/{page}/dialog", json={"action": "accept"})
+def test_dialog_errors(http: httpx.Client, page: str) -> None:
+    res = http.post(f"/tabs/{page}/dialog", json={"action": "accept"})
     assert res.status_code == 400 and res.json()["code"] == "no_dialog"
-    assert hc.post(f"/tabs/{page}/dialog", json={"action": "maybe"}).status_code == 400
-    assert hc.post(f"/tabs/{page}/dialog", json={}).status_code == 400
+    assert http.post(f"/tabs/{page}/dialog", json={"action": "maybe"}).status_code == 400
+    assert http.post(f"/tabs/{page}/dialog", json={}).status_code == 400
 
 
-def test_default_policy_leaves_the_dialog_to_the_agent(hc: httpx.Client, page: str) -> None:
-    http, tab = hc, page  # the module's bridge keeps browser.dialogs at its default
+def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, page: str) -> None:
+    tab = page  # the session bridge keeps browser.dialogs at its default
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
     assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
     assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
@@ -162,28 +144,28 @@ def test_default_policy_leaves_the_dialog_to_the_agent(hc: httpx.Client, page: s
 # -- files ------------------------------------------------------------------------------------------
 
 
-def test_upload_received_by_the_server(hc: httpx.Client, page: str, site: str) -> None:
+def test_upload_received_by_the_server(http: httpx.Client, page: str, site: str) -> None:
     content = b"quarterly numbers\n"
     data = "data:text/plain;base64," + base64.b64encode(content).decode()
-    res = hc.post(f"/tabs/{page}/upload", json={"selector": "#file", "files": [data]})
+    res = http.post(f"/tabs/{page}/upload", json={"selector": "#file", "files": [data]})
     assert res.status_code == 200 and res.json()["files"] == 1, res.text
-    assert js(hc, page, "document.getElementById('file').files[0].size") == len(content)
+    assert js(http, page, "document.getElementById('file').files[0].size") == len(content)
     _Pages.received.clear()
-    act(hc, page, kind="click", selector="button[type=submit]", waitNav=True)
+    act(http, page, kind="click", selector="button[type=submit]", waitNav=True)
     assert len(_Pages.received) == 1 and content in _Pages.received[0]
 
 
-def test_upload_from_an_allowed_path_and_by_ref(hc: httpx.Client, page: str, state_dir: Path) -> None:
+def test_upload_from_an_allowed_path_and_by_ref(http: httpx.Client, page: str, state_dir: Path) -> None:
     (state_dir / "uploads").mkdir(exist_ok=True)
     (state_dir / "uploads" / "photo.png").write_bytes(b"\x89PNG fake")
-    s = snap(hc, page, filter="interactive")
+    s = snap(http, page, filter="interactive")
     ref = next(n["ref"] for n in s["nodes"] if n["name"].startswith("Photos"))
-    res = hc.post(f"/tabs/{page}/upload", json={"ref": ref, "paths": ["photo.png"]})
+    res = http.post(f"/tabs/{page}/upload", json={"ref": ref, "paths": ["photo.png"]})
     assert res.status_code == 200, res.text
-    assert js(hc, page, "document.getElementById('photos').files[0].name") == "photo.png"
+    assert js(http, page, "document.getElementById('photos').files[0].name") == "photo.png"
 
 
-def test_upload_bad_input_leaves_the_page_alone(hc: httpx.Client, page: str, tmp_path: Path) -> None:
+def test_upload_bad_input_leaves_the_page_alone(http: httpx.Client, page: str, tmp_path: Path) -> None:
     outside = tmp_path / "secret.txt"
     outside.write_text("x")
     cases = [
@@ -195,133 +177,105 @@ def test_upload_bad_input_leaves_the_page_alone(hc: httpx.Client, page: str, tmp
         ({"selector": "#file", "files": ["not base64!"]}, "invalid_file"),
     ]
     for body, code in cases:
-        res = hc.post(f"/tabs/{page}/upload", json=body)
+        res = http.post(f"/tabs/{page}/upload", json=body)
         assert res.status_code == 400 and res.json()["code"] == code, (body, res.text)
-    assert hc.post(f"/tabs/{page}/upload", json={"selector": "#nope", "files": ["aGk="]}).status_code == 404
-    assert js(hc, page, "document.getElementById('file').files.length") == 0
+    assert http.post(f"/tabs/{page}/upload", json={"selector": "#nope", "files": ["aGk="]}).status_code == 404
+    assert js(http, page, "document.getElementById('file').files.length") == 0
 
 
-def test_page_download_saved_under_the_state_dir(hc: httpx.Client, page: str, state_dir: Path) -> None:
-    act(hc, page, kind="click", selector="#dl")
-    import time
-
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        done = [d for d in hc.get("/downloads").json()["downloads"] if d["state"] == "completed"]
-        if done:
-            break
-        time.sleep(0.1)
-    assert done and done[-1]["filename"] == "report.csv"
-    path = Path(done[-1]["path"])
-    assert path.parent == state_dir / "downloads" and path.read_bytes() == (PAGES / "report.csv").read_bytes()
-    one = hc.get("/downloads", params={"id": done[-1]["id"]}).json()
-    assert base64.b64decode(one["data"]) == path.read_bytes() and one["contentType"] == "text/csv"
-    assert hc.get("/downloads", params={"id": done[-1]["id"], "raw": "true"}).content == path.read_bytes()
-    assert hc.get("/downloads", params={"id": "nope"}).status_code == 404
-
-
-def test_download_url_through_the_browser_session(hc: httpx.Client, page: str, site: str) -> None:
-    res = hc.get(f"/tabs/{page}/download", params={"url": f"{site}/report.csv"})
+def test_download_url_through_the_browser_session(http: httpx.Client, page: str, site: str) -> None:
+    res = http.get(f"/tabs/{page}/download", params={"url": f"{site}/report.csv"})
     assert res.status_code == 200, res.text
     body = res.json()
     assert base64.b64decode(body["data"]) == (PAGES / "report.csv").read_bytes() and body["contentType"] == "text/csv"
-    raw = hc.get("/download", params={"url": f"{site}/report.csv", "raw": "true", "tabId": page})
+    raw = http.get("/download", params={"url": f"{site}/report.csv", "raw": "true", "tabId": page})
     assert raw.content == (PAGES / "report.csv").read_bytes()
-    saved = hc.get("/download", params={"url": f"{site}/report.csv", "output": "file", "path": "r.csv"}).json()
+    saved = http.get("/download", params={"url": f"{site}/report.csv", "output": "file", "path": "r.csv"}).json()
     assert Path(saved["path"]).read_bytes() == raw.content
-    bad = hc.get("/download", params={"url": "http://elsewhere.test/x"})
+    bad = http.get("/download", params={"url": "http://elsewhere.test/x"})
     assert bad.status_code == 400 and "not allowed" in bad.json()["error"]
-    escape = hc.get("/download", params={"url": f"{site}/report.csv", "output": "file", "path": "../../x"})
+    escape = http.get("/download", params={"url": f"{site}/report.csv", "output": "file", "path": "../../x"})
     assert escape.status_code == 400
 
 
-def test_download_refuses_loopback_by_default(iserver: ServerThread, hc: httpx.Client, pages: str,
+def test_download_refuses_loopback_by_default(bridge_config: Any, http: httpx.Client, pages: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    # the module's bridge with security.downloadAllowedDomains at its default (read per download),
-    # rather than a bridge and a Chromium of its own
-    security = iserver.server.config.app.state.service.config.security
-    monkeypatch.setattr(security, "download_allowed_domains", [])
-    res = hc.get("/download", params={"url": f"{pages}/report.csv"})
+    # security.downloadAllowedDomains at its default (read per download)
+    monkeypatch.setattr(bridge_config.security, "download_allowed_domains", [])
+    res = http.get("/download", params={"url": f"{pages}/report.csv"})
     assert res.status_code == 400 and "private/internal" in res.json()["error"]
 
 
 # -- pointer, keyboard, drag, click modes ------------------------------------------------------------
 
 
-def test_html5_drag_reorders_a_list(hc: httpx.Client, page: str) -> None:
-    out = act(hc, page, kind="drag", selector="#i3", toSelector="#i1")
+def test_html5_drag_reorders_a_list(http: httpx.Client, page: str) -> None:
+    out = act(http, page, kind="drag", selector="#i3", toSelector="#i1")
     assert out["result"]["html5"] is True
-    assert js(hc, page, "order()") == "Three,One,Two"
+    assert js(http, page, "order()") == "Three,One,Two"
 
 
-def test_drag_to_nowhere_is_refused(hc: httpx.Client, page: str) -> None:
-    res = hc.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1", "toX": 5000, "toY": 10})
+def test_drag_to_nowhere_is_refused(http: httpx.Client, page: str) -> None:
+    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1", "toX": 5000, "toY": 10})
     assert res.status_code == 400 and res.json()["code"] == "target_outside_viewport"
-    res = hc.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1"})
+    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1"})
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
-    assert js(hc, page, "order()") == "One,Two,Three"
+    assert js(http, page, "order()") == "One,Two,Three"
 
 
-def test_pointer_path_on_a_canvas(hc: httpx.Client, page: str) -> None:
-    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
-    act(hc, page, kind="scrollintoview", selector="#pad")
-    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
+def test_pointer_path_on_a_canvas(http: httpx.Client, page: str) -> None:
+    box = http.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
+    act(http, page, kind="scrollintoview", selector="#pad")
+    box = http.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     x0, y0 = box["x"] + 20, box["y"] + 20
-    act(hc, page, kind="mouse-move", x=x0, y=y0)
-    act(hc, page, kind="mouse-down", button="left")
+    act(http, page, kind="mouse-move", x=x0, y=y0)
+    act(http, page, kind="mouse-down", button="left")
     for i in range(1, 6):
-        act(hc, page, kind="mouse-move", x=x0 + 30 * i, y=y0 + 15 * i)
-    act(hc, page, kind="mouse-up")
-    stroke = js(hc, page, "window.stroke")
-    assert js(hc, page, "window.strokes") == 1 and len(stroke) >= 6
+        act(http, page, kind="mouse-move", x=x0 + 30 * i, y=y0 + 15 * i)
+    act(http, page, kind="mouse-up")
+    stroke = js(http, page, "window.stroke")
+    assert js(http, page, "window.strokes") == 1 and len(stroke) >= 6
     assert stroke[-1][0] - stroke[0][0] >= 140  # the path went where the pointer went
-    res = hc.post(f"/tabs/{page}/action", json={"kind": "mouse-move"})
+    res = http.post(f"/tabs/{page}/action", json={"kind": "mouse-move"})
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
 
 
-def test_covered_button_clicked_in_dom_and_dispatch_modes(hc: httpx.Client, page: str) -> None:
-    ref = ref_of(snap(hc, page, filter="interactive"), "button", "Pay now")
-    err = act(hc, page, 500, kind="click", ref=ref)
+def test_covered_button_clicked_in_dom_and_dispatch_modes(http: httpx.Client, page: str) -> None:
+    ref = ref_of(snap(http, page, filter="interactive"), "button", "Pay now")
+    err = act(http, page, 500, kind="click", ref=ref)
     assert err["code"] == "element_occluded" and "Cookie banner" in err["error"]
-    act(hc, page, kind="click", ref=ref, mode="dom")
-    act(hc, page, kind="click", ref=ref, mode="dispatch")
-    assert js(hc, page, "window.coveredClicks") == 2
+    act(http, page, kind="click", ref=ref, mode="dom")
+    act(http, page, kind="click", ref=ref, mode="dispatch")
+    assert js(http, page, "window.coveredClicks") == 2
 
 
-def test_held_shift_and_keyboard_text(hc: httpx.Client, page: str) -> None:
-    act(hc, page, kind="focus", selector="#plain")
-    act(hc, page, kind="keydown", key="Shift")
-    act(hc, page, kind="keyboard-type", text="abc")
-    assert act(hc, page, kind="keyup", key="Shift")["result"]["held"] == []
-    act(hc, page, kind="keyboard-type", text="de")
-    act(hc, page, kind="keyboard-inserttext", text=" fast")
-    assert js(hc, page, "document.getElementById('plain').value") == "ABCde fast"
+def test_held_shift_and_keyboard_text(http: httpx.Client, page: str) -> None:
+    act(http, page, kind="focus", selector="#plain")
+    act(http, page, kind="keydown", key="Shift")
+    act(http, page, kind="keyboard-type", text="abc")
+    assert act(http, page, kind="keyup", key="Shift")["result"]["held"] == []
+    act(http, page, kind="keyboard-type", text="de")
+    act(http, page, kind="keyboard-inserttext", text=" fast")
+    assert js(http, page, "document.getElementById('plain').value") == "ABCde fast"
 
 
 # -- clipboard --------------------------------------------------------------------------------------
 
 
-def test_clipboard_is_the_browsers(hc: httpx.Client, page: str) -> None:
-    tabs = hc.get("/tabs").json()["tabs"]
-    assert hc.post("/clipboard/write", json={"text": "line one\nline \"two\" <&>"}).json() == {"success": True}
-    assert hc.get("/clipboard/read").json()["text"] == "line one\nline \"two\" <&>"
-    act(hc, page, kind="press", selector="#notes", key="Control+v")  # pasted into the page
-    assert js(hc, page, "document.getElementById('notes').value") == "line one\nline \"two\" <&>"
-    act(hc, page, kind="click", selector="#copy")  # the page copies
-    assert hc.get("/clipboard/paste").json()["text"] == "CODE-4321"
-    assert hc.get("/clipboard/read", params={"tabId": page}).status_code == 400
-    assert hc.post("/clipboard/write", json={"text": "x" * (64 * 1024 + 1)}).status_code == 400
-    assert hc.get("/tabs").json()["tabs"] == tabs  # the scratch page was never a tab
+def test_clipboard_is_the_browsers(http: httpx.Client, page: str) -> None:
+    tabs = http.get("/tabs").json()["tabs"]
+    assert http.post("/clipboard/write", json={"text": "line one\nline \"two\" <&>"}).json() == {"success": True}
+    assert http.get("/clipboard/read").json()["text"] == "line one\nline \"two\" <&>"
+    act(http, page, kind="press", selector="#notes", key="Control+v")  # pasted into the page
+    assert js(http, page, "document.getElementById('notes').value") == "line one\nline \"two\" <&>"
+    act(http, page, kind="click", selector="#copy")  # the page copies
+    assert http.get("/clipboard/paste").json()["text"] == "CODE-4321"
+    assert http.get("/clipboard/read", params={"tabId": page}).status_code == 400
+    assert http.post("/clipboard/write", json={"text": "x" * (64 * 1024 + 1)}).status_code == 400
+    assert http.get("/tabs").json()["tabs"] == tabs  # the scratch page was never a tab
 
 
 # -- gates ------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def locked(locked_bridge: str) -> Iterator[httpx.Client]:
-    """A client of the session's locked-down bridge (one for the module: a client costs ~0.07 s of CPU to build)."""
-    with httpx.Client(base_url=locked_bridge, timeout=30) as client:
-        yield client
 
 
 @pytest.mark.parametrize("method,path,body,key", [
@@ -331,8 +285,10 @@ def locked(locked_bridge: str) -> Iterator[httpx.Client]:
     ("GET", "/clipboard/read", None, "security.allowClipboard"),
     ("POST", "/clipboard/write", {"text": "x"}, "security.allowClipboard"),
 ])
-def test_gates_answer_403_when_off(locked: httpx.Client, method: str, path: str, body: Any, key: str) -> None:
-    res = locked.request(method, path, json=body)
+def test_gates_answer_403_when_off(http: httpx.Client, locked_bridge: str, method: str, path: str, body: Any,
+                                   key: str) -> None:
+    # the session's client, with an absolute URL: a client of its own costs ~0.05 s of CPU to build
+    res = http.request(method, f"{locked_bridge}{path}", json=body)
     assert res.status_code == 403 and key in res.json()["error"]
 
 
@@ -344,56 +300,56 @@ def test_gates_answer_403_when_off(locked: httpx.Client, method: str, path: str,
 
 
 @pytest.fixture(scope="module")
-def mcp(ibridge: str) -> Iterator[Any]:
+def mcp(bridge: str) -> Iterator[Any]:
     from tests.e2e.test_mcp import McpSession
 
-    with McpSession.in_process(ibridge) as session:
+    with McpSession.in_process(bridge) as session:
         yield session
 
 
-def test_mcp_dialogs(mcp: Any, hc: httpx.Client, page: str) -> None:
-    refs = {n["name"]: n["ref"] for n in snap(hc, page, filter="interactive")["nodes"]}
+def test_mcp_dialogs(mcp: Any, http: httpx.Client, page: str) -> None:
+    refs = {n["name"]: n["ref"] for n in snap(http, page, filter="interactive")["nodes"]}
     err = mcp.error("pinchtab_click", {"ref": refs["Delete draft"], "tabId": page})
     assert err.startswith("HTTP 409: a confirm dialog \"Delete the draft?\" is open") and "pinchtab_dialog" in err
     assert mcp.json("pinchtab_dialog", {"action": "dismiss", "tabId": page})["type"] == "confirm"
-    assert text(hc, page, "confirm") == "no"
+    assert text(http, page, "confirm") == "no"
     mcp.json("pinchtab_click", {"ref": refs["Delete draft"], "tabId": page, "dialogAction": "accept"})
-    assert text(hc, page, "confirm") == "yes"
+    assert text(http, page, "confirm") == "yes"
     mcp.json("pinchtab_click", {"ref": refs["Set name"], "tabId": page, "dialogAction": "accept", "dialogText": "Lin"})
-    assert text(hc, page, "prompt") == "Lin"
+    assert text(http, page, "prompt") == "Lin"
     assert "HTTP 400" in mcp.error("pinchtab_dialog", {"action": "accept", "tabId": page})
 
 
-def test_mcp_files(mcp: Any, hc: httpx.Client, page: str, site: str) -> None:
+def test_mcp_files(mcp: Any, http: httpx.Client, page: str, site: str) -> None:
     data = "data:text/plain;base64," + base64.b64encode(b"from mcp").decode()
     assert mcp.json("pinchtab_upload", {"selector": "#file", "files": [data], "tabId": page})["files"] == 1
-    assert js(hc, page, "document.getElementById('file').files[0].size") == 8
+    assert js(http, page, "document.getElementById('file').files[0].size") == 8
     got = mcp.json("pinchtab_download", {"url": f"{site}/report.csv", "tabId": page})
     assert base64.b64decode(got["data"]) == (PAGES / "report.csv").read_bytes()
 
 
-def test_mcp_input_tools(mcp: Any, hc: httpx.Client, page: str) -> None:
+def test_mcp_input_tools(mcp: Any, http: httpx.Client, page: str) -> None:
     assert mcp.json("pinchtab_drag", {"ref": "#i3", "toSelector": "#i1", "tabId": page})["result"]["html5"]
-    assert js(hc, page, "order()") == "Three,One,Two"
+    assert js(http, page, "order()") == "Three,One,Two"
     mcp.json("pinchtab_scroll_into_view", {"selector": "#pad", "tabId": page})
-    box = hc.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
+    box = http.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     x, y = box["x"] + 10, box["y"] + 10
     mcp.json("pinchtab_mouse", {"action": "move", "x": x, "y": y, "tabId": page})
     mcp.json("pinchtab_mouse", {"action": "down", "tabId": page})
     for i in range(1, 4):
         mcp.json("pinchtab_mouse", {"action": "move", "x": x + 40 * i, "y": y + 10 * i, "tabId": page})
     mcp.json("pinchtab_mouse", {"action": "up", "tabId": page})
-    assert js(hc, page, "window.strokes") == 1 and len(js(hc, page, "window.stroke")) >= 4
-    covered = ref_of(snap(hc, page, filter="interactive"), "button", "Pay now")
+    assert js(http, page, "window.strokes") == 1 and len(js(http, page, "window.stroke")) >= 4
+    covered = ref_of(snap(http, page, filter="interactive"), "button", "Pay now")
     assert "occluded" in mcp.error("pinchtab_click", {"ref": covered, "tabId": page})
     mcp.json("pinchtab_click", {"ref": covered, "mode": "dom", "tabId": page})
-    assert js(hc, page, "window.coveredClicks") == 1
-    act(hc, page, kind="focus", selector="#plain")
+    assert js(http, page, "window.coveredClicks") == 1
+    act(http, page, kind="focus", selector="#plain")
     mcp.json("pinchtab_keydown", {"key": "Shift", "tabId": page})
     mcp.json("pinchtab_keyboard_type", {"text": "hi", "tabId": page})
     mcp.json("pinchtab_keyup", {"key": "Shift", "tabId": page})
     mcp.json("pinchtab_keyboard_inserttext", {"text": " there", "tabId": page})
-    assert js(hc, page, "document.getElementById('plain').value") == "HI there"
+    assert js(http, page, "document.getElementById('plain').value") == "HI there"
 
 
 def test_mcp_gates(locked_bridge: str) -> None:
@@ -407,27 +363,27 @@ def test_mcp_gates(locked_bridge: str) -> None:
 # -- CLI ----------------------------------------------------------------------------------------------
 
 
-def test_cli_commands(ibridge: str, hc: httpx.Client, page: str) -> None:
+def test_cli_commands(bridge: str, http: httpx.Client, page: str) -> None:
     from click.testing import CliRunner
 
     from pinchtab.cli import main
 
     def cli(*args: str) -> str:
         res = CliRunner().invoke(main, [*args, "--tab", page] if args[0] not in ("clipboard",) else list(args),
-                                 env={"PINCHTAB_SERVER": ibridge}, catch_exceptions=False)
+                                 env={"PINCHTAB_SERVER": bridge}, catch_exceptions=False)
         assert res.exit_code == 0, f"{args}: {res.output}"
         return res.output
 
     cli("drag", "#i2", "#i1")
-    assert js(hc, page, "order()") == "Two,One,Three"
-    assert hc.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#name"}).status_code == 409
+    assert js(http, page, "order()") == "Two,One,Three"
+    assert http.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#name"}).status_code == 409
     cli("dialog", "accept", "--text", "Kim")
-    assert text(hc, page, "prompt") == "Kim"
-    act(hc, page, kind="focus", selector="#plain")
+    assert text(http, page, "prompt") == "Kim"
+    act(http, page, kind="focus", selector="#plain")
     cli("keydown", "Shift")
     cli("keyboard", "type", "ok")
     cli("keyup", "Shift")
-    assert js(hc, page, "document.getElementById('plain').value") == "OK"
+    assert js(http, page, "document.getElementById('plain').value") == "OK"
     assert json_box(cli("box", "#pad", "--json"))["width"] == 302  # 300 + its 1px border
     cli("clipboard", "write", "via cli")
     assert "via cli" in cli("clipboard", "read")
