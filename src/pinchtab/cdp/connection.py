@@ -173,7 +173,8 @@ class Connection:
         self.transport = transport
         self.default_timeout = default_timeout
         self._ids = itertools.count(1)
-        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
+        # id -> (answer, method, session id)
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, str]] = {}
         self._handlers: dict[tuple[str, str], list[EventHandler]] = {}
         self._reader_task: asyncio.Task[None] | None = None
         self._close_reason = ""
@@ -207,7 +208,7 @@ class Connection:
         if session_id:
             message["sessionId"] = session_id
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[msg_id] = (future, method)
+        self._pending[msg_id] = (future, method, session_id or "")
         try:
             try:
                 self.transport.send(json.dumps(message, separators=(",", ":")).encode())
@@ -239,8 +240,14 @@ class Connection:
         return off
 
     def drop_session(self, session_id: str) -> None:
+        """Forget a session whose target went away: its event handlers, and its commands still
+        waiting fail as Chromium fails a command sent to a gone session (it never answers one its
+        target took with it, so they would wait out their timeout, and the request behind them)."""
         for key in [k for k in self._handlers if k[0] == session_id]:
             del self._handlers[key]
+        for future, method, sid in list(self._pending.values()):
+            if sid == session_id and not future.done():
+                future.set_exception(CDPError(method, {"message": "its target went away before it answered"}))
 
     async def _read_loop(self) -> None:
         loads = json.loads
@@ -259,7 +266,7 @@ class Connection:
                     entry = self._pending.get(msg_id)
                     if entry is None:
                         continue
-                    future, method = entry
+                    future, method, _ = entry
                     if future.done():
                         continue
                     if "error" in msg:
@@ -289,7 +296,7 @@ class Connection:
             return
         self._close_reason = reason
         self.closed.set()
-        for future, _ in list(self._pending.values()):
+        for future, _, _ in list(self._pending.values()):
             if not future.done():
                 future.set_exception(BrowserGone(reason))
         self._pending.clear()
