@@ -22,16 +22,17 @@ docs_pid=$!
 # Bytecode is written even where the environment says not to: pytest then keeps each test module's
 # assertion rewrite (a worker's collection: 15 s of CPU without it, 6 s with it on the next run), and
 # the suite's many Python processes (servers, bridges, CLI and MCP runs) compile pinchtab once.
-# The suite calls schemathesis itself: its pytest plugin would only cost each worker time to load.
+# The suite calls schemathesis and hypothesis itself: their pytest plugins would only cost each
+# process time to load (hypothesis's ~0.5 s of CPU).
 unset PYTHONDONTWRITEBYTECODE
 # Every worker collects every test module: on a clean clone each would rewrite and compile them all
 # (3 workers: 57 s of CPU). One collection first writes that cache and pinchtab's bytecode, and the
 # workers load it (23 + 21 s). Skipped once the cache is there.
 if ! compgen -G "tests/__pycache__/conftest.*-pytest-*.pyc" >/dev/null; then
-  .venv/bin/python -m pytest -q --collect-only -p no:schemathesis "$@" >/dev/null 2>&1 || true
+  .venv/bin/python -m pytest -q --collect-only -p no:schemathesis -p no:hypothesispytest "$@" >/dev/null 2>&1 || true
 fi
 status=0
-.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder -p no:schemathesis "$@" \
+.venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder -p no:schemathesis -p no:hypothesispytest "$@" \
   || status=$?
 
 # Silent when it passed, so pytest's summary stays the last line.
