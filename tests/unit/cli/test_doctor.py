@@ -74,10 +74,24 @@ def test_an_unwritable_state_dir(env: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.fixture()
 def listener() -> Iterator[int]:
+    """A port held by a service that is not HTTP (an SSH-like banner, then close): the doctor's
+    /health request fails at once, where a silent listener would hold it for its 3 s timeout."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
+
+        def serve() -> None:
+            while True:
+                try:
+                    conn, _ = s.accept()
+                except OSError:  # closed at the end of the test
+                    return
+                with conn:
+                    conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+
+        threading.Thread(target=serve, daemon=True).start()
         yield s.getsockname()[1]
+        s.shutdown(socket.SHUT_RDWR)
 
 
 def test_a_port_held_by_something_else_fails(env: Path, listener: int, monkeypatch: pytest.MonkeyPatch) -> None:
