@@ -114,7 +114,8 @@ def _fake_pinchtab(body: dict) -> http.server.ThreadingHTTPServer:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # shutdown() waits for the serving loop to look at its flag: every 50 ms, not the default 0.5 s
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return server
 
 
