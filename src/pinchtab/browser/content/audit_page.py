@@ -14,7 +14,7 @@ from pinchtab.audit import a11y, security
 from pinchtab.audit.report import Collected
 from pinchtab.browser.content import capture, page_metrics
 from pinchtab.browser.observe.console_log import BROWSER_SOURCES
-from pinchtab.browser.observe.network_log import broken_assets
+from pinchtab.browser.observe.network_log import NetworkEntry, broken_assets
 from pinchtab.browser.page import snapshot
 from pinchtab.errors import BrowserError, PinchtabError
 
@@ -31,7 +31,7 @@ AXE_TIMEOUT_S = 30.0
 _SCRIPT_TYPES = frozenset({"Fetch", "XHR"})
 
 
-def _holds_audit(entry: Any) -> bool:
+def _holds_audit(entry: NetworkEntry | None) -> bool:
     """A request still in flight the audit waits for: unanswered, or an answered one whose body the
     page shows (not an error page, not a script's fetch)."""
     return entry is None or not entry.status or (entry.status < 400 and entry.resource_type not in _SCRIPT_TYPES)
