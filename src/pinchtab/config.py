@@ -133,6 +133,9 @@ class BrowserConfig(_Section):
     # before it answers why not (element_occluded, element_disabled, ...); also how long a click on
     # a control that opens or shuts something waits for it to report the other state. 0: no wait.
     actionability_wait_ms: int = Field(1000, ge=0, le=60000)
+    # An audited page's network must have been quiet this long (at most 5 s after its load) before
+    # its log, broken assets and the rest are collected: late subresources (async fetches, images) land first.
+    audit_quiet_ms: int = Field(500, ge=0, le=5000)
     # Snapshots written with output=file kept under <stateDir>/snapshots; the oldest go beyond it.
     snapshot_files: int = Field(100, ge=1, le=100000)
     # Tabs one browser may have open. At the cap a new tab first closes the least recently used

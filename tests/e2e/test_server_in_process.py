@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from tests.conftest import ServerThread
+from tests.fixtures.harness import free_port
 from tests.e2e.test_server import ServerProc, children, live_in_groups, pgid_of, running_server, wait_until
 
 
@@ -80,15 +84,32 @@ def test_nothing_survives_the_server(server: ServerProc) -> None:
     wait_until(lambda: not live_in_groups(groups), 15, "the server's browsers and bridges to exit")
 
 
-def test_a_chromium_that_cannot_start_is_the_instance_error(tmp_path_factory: pytest.TempPathFactory) -> None:
-    srv = ServerProc(tmp_path_factory.mktemp("in-process-bad"),
-                     extra={"server": {"defaultInProcess": "on"}, "browser": {"binary": "/nonexistent/chrome"}})
-    for running in running_server(srv, down_ok=True):
-        inst = wait_until(lambda: (i := default_instance(running))["status"] == "error" and i, 30, "the start to fail")
+def test_a_chromium_that_cannot_start_is_the_instance_error(tmp_path: Path) -> None:
+    # The server's app served in this process (ServerThread), with the instance manager and embedded
+    # bridge `pinchtab server` gives it: the server as a process of its own is what the tests above
+    # check; here no Chromium or bridge ever runs.
+    from pinchtab.cli import _embed_bridge
+    from pinchtab.config import load_config
+    from pinchtab.server.app import create_app
+    from pinchtab.server.instances import InstanceManager
+    from pinchtab.server.profiles import ProfileStore
+    from pinchtab.server.upstream import Upstream
+
+    config = load_config({"server": {"port": free_port(), "stateDir": str(tmp_path / "state"),
+                                     "instancePortStart": free_port(), "defaultInProcess": "on"},
+                          "browser": {"binary": "/nonexistent/chrome"}}, environ={})
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
+                              lambda: Upstream(config.security.attach.ca_file), embed_default=_embed_bridge)
+    with ServerThread(create_app(config, manager=manager), config.server.port) as srv, \
+            httpx.Client(base_url=srv.url, timeout=60, trust_env=False) as http:
+        def default() -> dict[str, Any]:
+            return next(i for i in http.get("/instances").json()["instances"] if i.get("default"))
+
+        inst = wait_until(lambda: (i := default())["status"] == "error" and i, 30, "the start to fail", 0.05)
         assert "/nonexistent/chrome" in inst["error"], inst
-        res = running.http.post("/navigate", json={"url": "http://127.0.0.1:1/"})
+        res = http.post("/navigate", json={"url": "http://127.0.0.1:1/"})
         assert res.status_code == 503 and "/nonexistent/chrome" in res.json()["error"], res.text
         # The server itself stays up, and its /health says the default instance is down, and why.
-        health = running.http.get("/health")
+        health = http.get("/health")
         assert health.status_code == 503, health.text
         assert health.json()["status"] == "down" and "/nonexistent/chrome" in health.json()["reason"], health.text

@@ -25,7 +25,9 @@ from collections.abc import Generator
 from typing import Any
 
 from pinchtab.cdp import prelaunch
+from pinchtab.cdp.launcher import find_chrome
 from pinchtab.config import Config
+from pinchtab.errors import BrowserError
 
 log = logging.getLogger("pinchtab.server")
 
@@ -57,6 +59,7 @@ class InProcessBridge:
         try:
             # Chromium first, outside uvicorn's lifespan, so that a failure reads as itself.
             await self._browser.start()
+            assert self._server is not None  # only an unlaunchable browser has none, and its start raised
             await self._server.serve(sockets=[self._sock])
             self.returncode = 0 if self._server.should_exit else 1
         except (Exception, SystemExit) as exc:  # uvicorn exits (SystemExit) when its start-up fails
@@ -77,7 +80,8 @@ class InProcessBridge:
         """Stop serving, then close Chromium (the app's lifespan); cancel when it hangs."""
         if self._task.done():
             return
-        self._server.should_exit = True
+        if self._server is not None:
+            self._server.should_exit = True
         try:
             await asyncio.wait_for(asyncio.shield(self._task), timeout)
         except asyncio.TimeoutError:
@@ -88,6 +92,20 @@ class InProcessBridge:
             with contextlib.suppress(Exception):
                 await self._browser.stop()
             self.returncode = -1
+
+
+class _Unlaunchable:
+    """The browser of a bridge whose Chromium binary is missing: its start fails with the error
+    ``Browser.start`` would raise, without the bridge's modules loaded or its app built first."""
+
+    def __init__(self, error: BrowserError) -> None:
+        self.error = error
+
+    async def start(self) -> None:
+        raise self.error
+
+    async def stop(self) -> None:
+        return None
 
 
 def _bind(port: int) -> socket.socket:
@@ -108,6 +126,11 @@ def start(data: dict[str, Any]) -> InProcessBridge:  # OSError (errno EADDRINUSE
     this process; its Chromium is launched before the bridge's modules load."""
     config = Config.model_validate(data)
     sock = _bind(config.server.port)
+    if not config.browser.cdp_url:
+        try:
+            find_chrome(config.browser.binary)
+        except BrowserError as exc:
+            return InProcessBridge(None, sock, _Unlaunchable(exc))
     prelaunch.start_for(config.browser)
     from pinchtab.bridge.app import create_app
     from pinchtab.browser.core.browser import Browser

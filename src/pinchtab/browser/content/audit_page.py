@@ -14,7 +14,7 @@ from pinchtab.audit import a11y, security
 from pinchtab.audit.report import Collected
 from pinchtab.browser.content import capture, page_metrics
 from pinchtab.browser.observe.console_log import BROWSER_SOURCES
-from pinchtab.browser.observe.network_log import broken_assets
+from pinchtab.browser.observe.network_log import NetworkEntry, broken_assets
 from pinchtab.browser.page import snapshot
 from pinchtab.errors import BrowserError, PinchtabError
 
@@ -22,15 +22,33 @@ if TYPE_CHECKING:
     from pinchtab.browser.core.tab import Tab
 
 T = TypeVar("T")
-QUIET_S = 0.5  # late subresources (async fetches, images) land before collecting
 QUIET_CEILING_S = 5.0
 AXE_TIMEOUT_S = 30.0
 
 
-async def settle(tab: "Tab") -> None:
-    """Until the network has been quiet for ``QUIET_S`` (at most ``QUIET_CEILING_S``)."""
+# Answered requests of these types hold no picture back: a script reads their bodies, or never does
+# (a fetch nobody awaits stays in flight for Chromium until its tab closes).
+_SCRIPT_TYPES = frozenset({"Fetch", "XHR"})
+
+
+def _holds_audit(entry: NetworkEntry | None) -> bool:
+    """A request still in flight the audit waits for: unanswered, or an answered one whose body the
+    page shows (not an error page, not a script's fetch)."""
+    return entry is None or not entry.status or (entry.status < 400 and entry.resource_type not in _SCRIPT_TYPES)
+
+
+def _quiet(tab: "Tab", quiet_s: float) -> bool:
+    net = tab.observer.network
+    return (not any(_holds_audit(net.get(rid)) for rid in net.inflight)
+            and time.monotonic() - net.last_activity >= quiet_s)
+
+
+async def settle(tab: "Tab", quiet_s: float) -> None:
+    """Until the network has been quiet for ``quiet_s`` (``browser.auditQuietMs``; at most
+    ``QUIET_CEILING_S``): late subresources (async fetches, images) land before collecting. A
+    response answered 400 or more, or a fetch's, does not have to finish: its body may never be read."""
     deadline = time.monotonic() + QUIET_CEILING_S
-    while not page_metrics.network_idle(tab, QUIET_S) and time.monotonic() < deadline:
+    while not _quiet(tab, quiet_s) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
 
 

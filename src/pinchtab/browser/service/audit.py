@@ -124,5 +124,5 @@ class AuditOps:
                 await self.browser.close_tab(tab.id)
 
     async def _collect(self, tab: Any, url: str, enabled: frozenset[str]) -> Any:
-        await audit_page.settle(tab)
+        await audit_page.settle(tab, self.config.browser.audit_quiet_ms / 1000)
         return await audit_page.collect(tab, url, enabled)
