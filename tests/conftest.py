@@ -122,11 +122,11 @@ def http(bridge: str) -> Iterator[httpx.Client]:
         yield client
 
 
-def open_tab(http: httpx.Client) -> Iterator[str]:
-    """A new tab on the session bridge, closed afterwards. ``tab`` gives one per test; a module
-    whose tests each open their own page first shares one (a new tab, with its renderer, costs more
-    than most tests): ``tab = pytest.fixture(scope="module", name="tab")(open_tab)``."""
-    res = http.post("/tab", json={"action": "new"})
+def open_tab(http: httpx.Client, url: str | None = None) -> Iterator[str]:
+    """A new tab on the session bridge (on ``url`` when given), closed afterwards. ``tab`` gives one
+    per test; a module whose tests each open their own page first shares one (a new tab, with its
+    renderer, costs more than most tests): ``tab = pytest.fixture(scope="module", name="tab")(open_tab)``."""
+    res = http.post("/tab", json={"action": "new", **({"url": url} if url else {})})
     assert res.status_code == 200, res.text
     tab_id = res.json()["tabId"]
     yield tab_id

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
+from tests.conftest import ServerThread, open_tab
 from tests.fixtures.harness import free_port
 
 AGENT = "dash-tester"
@@ -39,11 +39,7 @@ def server(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ht
 @pytest.fixture(scope="module")
 def view(http: httpx.Client, server: httpx.Client) -> Iterator[str]:
     """A tab of the test bridge with the dashboard open."""
-    res = http.post("/tab", json={"action": "new", "url": f"{str(server.base_url).rstrip('/')}/dashboard#/tabs"})
-    assert res.status_code == 200, res.text
-    tab = res.json()["tabId"]
-    yield tab
-    http.post(f"/tabs/{tab}/close")
+    yield from open_tab(http, f"{str(server.base_url).rstrip('/')}/dashboard#/tabs")
 
 
 @pytest.fixture(scope="module")

@@ -28,22 +28,14 @@ def login_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     """A tab of its own on login.html for the tests that read its refs: the first snapshot of a
     tab numbers them from e0 in document order, whichever format asks first, and the later ones
     keep them (the tests leave the page's elements where they are)."""
-    res = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+    yield from open_tab(http, f"{pages}/login.html")
 
 
 @pytest.fixture(scope="module")
 def large_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     """A tab of its own on large.html for the tests that only read it (one load of the big page,
     not one a test)."""
-    res = http.post("/tab", json={"action": "new", "url": f"{pages}/large.html"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    http.post(f"/tabs/{tab_id}/close")
+    yield from open_tab(http, f"{pages}/large.html")
 
 
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
