@@ -27,10 +27,12 @@ python=${PYTHON:-python3}
 
 # uv installs the same versions pip resolves (checked package by package) in ~10 s where pip takes
 # ~2 minutes of CPU for .venv and .venv-langchain on a fresh clone; pip stays the fallback.
+# Without uv on the PATH, pip puts it in the user's cache once (~4 s), where the next clone finds it.
 uv=$(command -v uv || true)
 if [ -z "$uv" ]; then
-  [ -x .tools/bin/uv ] || "$python" -m pip install -q --disable-pip-version-check --target .tools uv >/dev/null 2>&1 || true
-  if [ -x .tools/bin/uv ]; then uv="$PWD/.tools/bin/uv"; fi
+  tools="${XDG_CACHE_HOME:-$HOME/.cache}/pinchtab/tools"
+  [ -x "$tools/bin/uv" ] || "$python" -m pip install -q --disable-pip-version-check --target "$tools" uv >/dev/null 2>&1 || true
+  if [ -x "$tools/bin/uv" ]; then uv="$tools/bin/uv"; fi
 fi
 
 # venv DIR: a virtual environment with pip in it (the suite builds the wheel with `python -m pip`).
@@ -55,13 +57,18 @@ make_venv .venv
 stamp=.venv/.pinchtab-installed${dev:+-dev}
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "bootstrap: installing pinchtab${dev:+ and the dev group} into .venv" >&2
-  install .venv -e . ${dev:+--group dev}
+  langchain_pid=""
   if [ -n "$dev" ]; then
     # The agent frameworks tests/e2e/test_frameworks.py drives (pyproject's dependency groups):
-    # pydantic-ai beside pinchtab; langchain-mcp-adapters (mcp<2) in a venv of its own.
+    # pydantic-ai beside pinchtab; langchain-mcp-adapters (mcp<2) in a venv of its own, set up
+    # meanwhile (it shares nothing with .venv but the download cache).
+    (make_venv .venv-langchain && install .venv-langchain --group frameworks-langchain) &
+    langchain_pid=$!
+  fi
+  install .venv -e . ${dev:+--group dev}
+  if [ -n "$dev" ]; then
     install .venv --group frameworks
-    make_venv .venv-langchain
-    install .venv-langchain --group frameworks-langchain
+    wait "$langchain_pid"
   fi
   touch "$stamp"
 fi
