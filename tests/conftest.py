@@ -7,6 +7,9 @@ test session; each test that needs a clean page opens its own tab.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +21,22 @@ import pytest
 
 from tests.fixtures.harness import PAGES, free_port, serve
 
+
+def _end_worker_process() -> None:
+    """A pytest-xdist worker's last exit handler: the process ends without tearing down its
+    interpreter. Its tests, fixtures and the other exit handlers (temp dirs, ...) are done by then,
+    and freeing a worker's heap object by object held the end of the run: the controller waits for
+    every worker to exit (7.2 s from the last test to the workers' exit at load 22, 1.7 s with this)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+# Registered when the workers import this file, before any fixture registers its own handler:
+# exit handlers run last-registered first, so this one runs after them (only logging's flush and
+# execnet's, registered earlier, are skipped: logging flushes every record as it writes it).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    atexit.register(_end_worker_process)
 
 
 # The files that take longest, longest first (each file's wall time in a full 3-worker run on a quiet
