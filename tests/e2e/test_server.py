@@ -3,11 +3,12 @@
 One server runs for the whole module (default instance + at most one more, so at most two
 Chromiums at a time); the tests run in file order and share it. Processes are identified by the
 pids the server reports and their process groups, never by name. ``pinchtab status`` reads it
-while only the default instance runs, and ``pinchtab stop`` ends it (the last test). Bare ``pinchtab`` with a token, and
-a server killed with SIGKILL, are tests/hostile/test_bridges.py's server. The server restarts a bridge
-that died after a minute here (``instances.restart.initBackoffSec``): the test that kills one starts
-it again by hand, which used to stop the bridge the server had begun restarting after 1 s and start a
-third. Automatic restarts are tests/e2e/test_hardening_server.py's and tests/hostile/test_supervision.py's.
+while only the default instance runs, and ``pinchtab stop`` ends it (the last test). Bare
+``pinchtab`` with a token, and a server killed with SIGKILL, are tests/hostile/test_bridges.py's
+server. The server restarts a bridge that died after a minute here
+(``instances.restart.initBackoffSec``): the test that kills one starts it again by hand, which used
+to stop the bridge the server had begun restarting after 1 s and start a third. Automatic restarts
+are tests/e2e/test_hardening_server.py's and tests/hostile/test_supervision.py's.
 """
 
 from __future__ import annotations
