@@ -1,12 +1,12 @@
 """Honest health and lifecycle with a real Chromium: an autostarted server that cannot start a
-browser exits with the reason, which ``pinchtab mcp`` tool calls then report; ``pinchtab status``
-and ``pinchtab stop`` on a running server; ``pinchtab doctor`` with its headless start."""
+browser exits with the reason, which ``pinchtab mcp`` tool calls then report; ``pinchtab doctor``
+with its headless start. ``pinchtab status`` and ``pinchtab stop`` on a running server are
+tests/e2e/test_server.py's (its shared server; stop is its last test)."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,6 @@ from pinchtab import autostart
 from pinchtab.cli import main
 from pinchtab.errors import NotReady
 from tests.e2e.test_mcp import McpSession
-from tests.e2e.test_server import ServerProc, live_in_groups, running_server, wait_until
 from tests.fixtures.harness import free_port
 
 
@@ -48,33 +47,6 @@ def test_mcp_tool_calls_say_why_no_server_could_start(tmp_path: Path) -> None:
         text = session.error("pinchtab_health")
         assert text.startswith("Connection refused") and "/nonexistent/chrome" in text, text
         assert "/nonexistent/chrome" in session.error("pinchtab_navigate", {"url": "http://127.0.0.1:1/"})
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    yield from running_server(ServerProc(tmp_path_factory.mktemp("lifecycle")))
-
-
-def test_status_then_stop_of_a_running_server(server: ServerProc, pages: str) -> None:
-    runner = CliRunner()
-    env = {"PINCHTAB_SERVER": server.url}
-    assert server.http.post("/navigate", json={"url": f"{pages}/buttons.html"}).status_code == 200
-    out = runner.invoke(main, ["status"], env=env)
-    assert out.exit_code == 0, out.output
-    assert f"pinchtab server at {server.url}: ok" in out.output and f"pid {server.proc.pid}" in out.output
-    assert "default running" in out.output and "buttons.html" in out.output
-    data = json.loads(runner.invoke(main, ["status", "--json"], env=env).output)
-    assert data["healthy"] and data["mode"] == "server" and len(data["instances"]) == 1 and data["tabs"]
-
-    groups = server.process_groups()
-    assert groups
-    stopped = runner.invoke(main, ["stop", "--json"], env=env)
-    assert stopped.exit_code == 0, stopped.output
-    assert json.loads(stopped.output) | {"forced": False} == {
-        "stopped": True, "url": server.url, "pid": server.proc.pid, "mode": "server", "forced": False}
-    assert server.proc.wait(10) is not None
-    wait_until(lambda: not live_in_groups(groups), 15, "the server's bridges and browsers to exit")
-    assert runner.invoke(main, ["status"], env=env).exit_code == 1
 
 
 def test_doctor_passes_here_with_a_headless_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,11 +2,13 @@
 
 One server runs for the whole module (default instance + at most one more, so at most two
 Chromiums at a time); the tests run in file order and share it. Processes are identified by the
-pids the server reports and their process groups, never by name. Bare ``pinchtab`` with a token, and
-a server killed with SIGKILL, are tests/hostile/test_bridges.py's server. The server restarts a bridge
-that died after a minute here (``instances.restart.initBackoffSec``): the test that kills one starts
-it again by hand, which used to stop the bridge the server had begun restarting after 1 s and start a
-third. Automatic restarts are tests/e2e/test_hardening_server.py's and tests/hostile/test_supervision.py's.
+pids the server reports and their process groups, never by name. ``pinchtab status`` reads it
+while only the default instance runs, and ``pinchtab stop`` ends it (the last test). Bare
+``pinchtab`` with a token, and a server killed with SIGKILL, are tests/hostile/test_bridges.py's
+server. The server restarts a bridge that died after a minute here
+(``instances.restart.initBackoffSec``): the test that kills one starts it again by hand, which used
+to stop the bridge the server had begun restarting after 1 s and start a third. Automatic restarts
+are tests/e2e/test_hardening_server.py's and tests/hostile/test_supervision.py's.
 """
 
 from __future__ import annotations
@@ -223,6 +225,22 @@ def test_shorthand_routes_go_to_the_default_instance(server: ServerProc, state: 
     assert server.http.post(f"/tabs/{tab}/unlock", json={"owner": "agent-a"}).status_code == 200
 
 
+def test_status_of_a_running_server(server: ServerProc) -> None:
+    # `pinchtab status` in this process (click's runner) on the default instance and the buttons tab
+    # the test above opened; `pinchtab stop` is the last test, which ends the server.
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
+    runner, env = CliRunner(), {"PINCHTAB_SERVER": server.url}
+    out = runner.invoke(main, ["status"], env=env)
+    assert out.exit_code == 0, out.output
+    assert f"pinchtab server at {server.url}: ok" in out.output and f"pid {server.proc.pid}" in out.output
+    assert "default running" in out.output and "buttons.html" in out.output
+    data = json.loads(runner.invoke(main, ["status", "--json"], env=env).output)
+    assert data["healthy"] and data["mode"] == "server" and len(data["instances"]) == 1 and data["tabs"]
+
+
 def test_profiles(server: ServerProc, state: dict[str, Any]) -> None:
     res = server.http.post("/profiles", json={"name": "alpha", "description": "first"})
     assert res.status_code == 201, res.text
@@ -437,15 +455,24 @@ def test_temporary_instance_profile_is_removed(server: ServerProc) -> None:
     assert not Path(dirs[0]).exists()
 
 
-def test_sigterm_stops_every_bridge_and_chromium(server: ServerProc) -> None:
-    # Last test on the shared server: it ends it.
+def test_stop_sigterms_the_server_which_stops_every_bridge_and_chromium(server: ServerProc) -> None:
+    # Last test on the shared server: `pinchtab stop` (SIGTERM to the pid /health gives) ends it.
+    from click.testing import CliRunner
+
+    from pinchtab.cli import main
+
     server.http.post("/instances/start", json={})  # a second bridge, so there are two to stop
     groups = server.process_groups()
     assert len(groups) >= 4, groups  # two bridges, two Chromiums
-    server.proc.send_signal(signal.SIGTERM)
-    assert server.proc.wait(40) is not None
+    runner, env = CliRunner(), {"PINCHTAB_SERVER": server.url}
+    stopped = runner.invoke(main, ["stop", "--json", "--grace", "40"], env=env)
+    assert stopped.exit_code == 0, stopped.output
+    assert json.loads(stopped.output) == {
+        "stopped": True, "url": server.url, "pid": server.proc.pid, "mode": "server", "forced": False}
+    assert server.proc.wait(10) is not None
     leftovers = live_in_groups(groups)
     assert not leftovers, leftovers
+    assert runner.invoke(main, ["status"], env=env).exit_code == 1
 
 
 def _cmdline(pid: int) -> list[str]:
