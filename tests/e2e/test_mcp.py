@@ -32,6 +32,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import CallToolResult
 
 from pinchtab import autostart
+from pinchtab.config import load_config
 from tests.conftest import free_port, open_tab
 from tests.fixtures.harness import process_alive
 
@@ -67,8 +68,8 @@ SPEC_TYPES = {"url": "string", "tabId": "string", "interactive": "boolean", "com
 class McpSession:
     """A `pinchtab mcp` subprocess and an initialized ClientSession, driven from a background loop."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None) -> None:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", "--tools", "all", *args], env=env)
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None, tools: str = "all") -> None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", "--tools", tools, *args], env=env)
         self.transport: Callable[[], Any] = lambda: stdio_client(params, errlog=errlog or sys.stderr)
         self.loop = asyncio.new_event_loop()
         self.ready: Future[ClientSession] = Future()
@@ -320,8 +321,10 @@ def test_eval_allowed_when_configured(mcp: McpSession, tab: str) -> None:
     assert mcp.json("pinchtab_eval", {"expression": "6 * 7", "tabId": tab}) == 42
 
 
-def test_eval_forbidden_by_default(locked_bridge: str) -> None:
-    with McpSession.in_process(locked_bridge) as locked:
+def test_eval_forbidden_by_default(bridge: str, bridge_config: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The default setting, on the session bridge's live config (not a bridge and browser of its own).
+    monkeypatch.setattr(bridge_config.security, "allow_evaluate", load_config(environ={}).security.allow_evaluate)
+    with McpSession.in_process(bridge) as locked:
         text = locked.error("pinchtab_eval", {"expression": "document.title"})
         assert text.startswith("HTTP 403: evaluate not allowed (")
         assert "allowEvaluate" in text
@@ -406,7 +409,8 @@ def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: 
     errlog = open(tmp_path / "mcp-stderr.txt", "w+")
     pid = None
     try:
-        with McpSession([], env=env, errlog=errlog) as session:
+        # The tools it calls (health is in tabs): fewer schemas to build than with all.
+        with McpSession([], env=env, errlog=errlog, tools="core,tabs") as session:
             health = session.json("pinchtab_health")  # waits for the server being started
             assert health["status"] == "ok"
             errlog.seek(0)

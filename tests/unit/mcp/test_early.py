@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +20,38 @@ from pinchtab.mcp import early
 from tests.fixtures.harness import free_port
 
 
-def _session(batches: list[tuple[list[dict], int]], tmp: Path, server: str = "http://127.0.0.1:9") -> tuple[list[dict], str]:
-    """Run `pinchtab mcp --tools core,tabs --server SERVER` (nothing listens there; tabs has
-    pinchtab_health) and, batch by batch, send its messages and read that many answers (stdin stays
-    open until the last: the SDK may drop a request still in flight at EOF); all its answers and
-    its stderr."""
+def _spawn(tmp: Path, server: str = "http://127.0.0.1:9") -> subprocess.Popen[bytes]:
+    """Start `pinchtab mcp --tools core,tabs --server SERVER` (nothing listens there; tabs has
+    pinchtab_health)."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp), "PINCHTAB_CONFIG": str(tmp / "none.json")}
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "pinchtab", "mcp", "--tools", "core,tabs", "--server", server],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
+
+
+Spawned = dict[str, tuple[subprocess.Popen[bytes], str]]
+
+
+@pytest.fixture(scope="module")
+def spawned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spawned]:
+    """This module's two `pinchtab mcp` processes and their --server, started together: each loads
+    for a second or two, the second while the first one's test runs. "down": a server nothing
+    listens on; "bad": the first message is not an initialize the early answer takes."""
+    down = f"http://127.0.0.1:{free_port()}"
+    procs = {"down": (_spawn(tmp_path_factory.mktemp("down"), down), down),
+             "bad": (_spawn(tmp_path_factory.mktemp("bad")), "http://127.0.0.1:9")}
+    yield procs
+    for proc, _ in procs.values():
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(60)
+
+
+def _session(proc: subprocess.Popen[bytes], batches: list[tuple[list[dict], int]]) -> tuple[list[dict], str]:
+    """Batch by batch, send a spawned session its messages and read that many answers (stdin stays
+    open until the last: the SDK may drop a request still in flight at EOF); all its answers and
+    its stderr."""
     assert proc.stdin is not None and proc.stdout is not None
     got = []
     for lines, answers in batches:
@@ -61,11 +84,11 @@ def test_versions_are_the_sdks() -> None:
     assert early.HANDSHAKE_VERSIONS == HANDSHAKE_PROTOCOL_VERSIONS
 
 
-def test_early_answer_is_the_sdks_and_is_sent_once_and_a_server_down_is_connection_refused(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{free_port()}"
+def test_early_answer_is_the_sdks_and_is_sent_once_and_a_server_down_is_connection_refused(spawned: Spawned) -> None:
+    proc, url = spawned["down"]
     tail = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 99, "method": "ping"}]
     calls = [_call(100, "pinchtab_health", {}), _call(101, "pinchtab_navigate", {"url": "http://example.com"})]
-    answers, stderr = _session([([_init(1, "2025-06-18"), *tail], 2), (calls, 2)], tmp_path, url)
+    answers, stderr = _session(proc, [([_init(1, "2025-06-18"), *tail], 2), (calls, 2)])
     assert "differs" not in stderr, stderr
     assert [a["id"] for a in answers[:2]] == [1, 99]  # initialize once, then the SDK's answer to ping
     assert answers[0]["result"] == early.initialize_result("2025-06-18")
@@ -88,8 +111,10 @@ async def _sdk_answer(message: dict) -> dict:
 
     from pinchtab.client import AsyncClient
     from pinchtab.mcp.server import build_server
+    from pinchtab.mcp.tools import select_tools
 
-    async with InMemoryTransport(build_server(AsyncClient("http://127.0.0.1:9", None))) as (read, write, *_):
+    server = build_server(AsyncClient("http://127.0.0.1:9", None), tools=select_tools("core,tabs"))  # as spawned here
+    async with InMemoryTransport(server) as (read, write, *_):
         await write.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(message, by_name=False)))
         answer = await read.receive()
     return json.loads(answer.message.model_dump_json(by_alias=True, exclude_unset=True))  # as stdio writes it
@@ -102,8 +127,8 @@ def test_early_answer_to_an_unknown_version_is_the_sdks() -> None:
     assert answer == {"jsonrpc": "2.0", "id": "a", "result": early.initialize_result("1999-01-01")}
 
 
-def test_a_first_message_other_than_initialize_waits_for_the_sdk(tmp_path: Path) -> None:
-    answers, _ = _session([([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], 1)], tmp_path)
+def test_a_first_message_other_than_initialize_waits_for_the_sdk(spawned: Spawned) -> None:
+    answers, _ = _session(spawned["bad"][0], [([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], 1)])
     assert len(answers) == 1 and answers[0]["id"] == 7 and "error" in answers[0]  # the SDK's own error
 
 
