@@ -128,11 +128,17 @@ def bridge_config(bridge_server: ServerThread) -> Any:
     return bridge_server.server.config.app.state.browser.config
 
 
-@pytest.fixture(scope="session")
-def locked_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a bridge with the default, locked-down security config."""
-    with start_bridge(tmp_path_factory.mktemp("locked-bridge-state")) as server:
-        yield server.url
+@pytest.fixture
+def locked_bridge(bridge: str, bridge_config: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """URL of a bridge with the default, locked-down security config: the session bridge with its
+    security section set to the defaults for this test (a bridge of its own started a Chromium on
+    each worker for a few requests)."""
+    from pinchtab.config import load_config
+
+    defaults = load_config(environ={}).security
+    for name in type(defaults).model_fields:
+        monkeypatch.setattr(bridge_config.security, name, getattr(defaults, name))
+    return bridge
 
 
 @pytest.fixture(scope="session")

@@ -24,16 +24,19 @@ def start_obs_bridge(state_dir: str) -> Any:
     return ServerThread(create_app(config), free_port())
 
 
-@pytest.fixture(scope="session")
-def obs_state_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return str(tmp_path_factory.mktemp("obs-state"))
-
-
-@pytest.fixture(scope="session")
-def obs(obs_state_dir: str) -> Iterator["httpx.Client"]:
-    """A client of the observation tests' bridge."""
+@pytest.fixture(scope="module")
+def obs(bridge: str, bridge_config: Any) -> Iterator["httpx.Client"]:
+    """A client of the observation tests' bridge: the session bridge with network interception and
+    state export on for the module (a bridge of its own started a Chromium on each worker)."""
     import httpx
 
-    with start_obs_bridge(obs_state_dir) as server:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
-            yield client
+    with pytest.MonkeyPatch.context() as patch, httpx.Client(base_url=bridge, timeout=60) as client:
+        for name in ("allow_evaluate", "allow_cookies", "allow_network_intercept", "allow_state_export"):
+            patch.setattr(bridge_config.security, name, True)
+        yield client
+
+
+@pytest.fixture(scope="module")
+def obs_state_dir(bridge_config: Any) -> str:
+    """Where ``obs`` saves its files (a fresh bridge given it reads what ``obs`` saved)."""
+    return str(bridge_config.server.state_dir)
