@@ -1,7 +1,7 @@
 """A bridge the server started ends with its server, even frozen (issue 27, row 15: a bridge whose
 event loop was blocked ignored SIGTERM and outlived its server by 20 minutes, Chromium and all).
 One server for the module, bare ``pinchtab`` with a token: the test that kills it runs last. It
-gives a bridge 1 s to list its tabs (``instances.tabsTimeoutSec``; 10 s by default)."""
+gives a bridge 0.3 s to list its tabs (``instances.tabsTimeoutSec``; 10 s by default)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.fixtures.harness import process_alive
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     yield from running_server(ServerProc(tmp_path_factory.mktemp("bridges"), args=(), token="s3cret",
-                                         extra={"instances": {"tabsTimeoutSec": 1}}))
+                                         extra={"instances": {"tabsTimeoutSec": 0.3}}))
 
 
 def test_bare_pinchtab_is_the_server_and_its_token_guards_it_and_its_bridges(server: ServerProc, pages: str) -> None:
@@ -53,7 +53,8 @@ def test_tabs_says_which_instance_could_not_list_them(server: ServerProc, pages:
         assert res.status_code == 503 and res.json()["code"] == "instance_unavailable", res.text
     finally:
         os.kill(inst["pid"], signal.SIGCONT)
-    wait_until(lambda: "unlisted" not in server.http.get("/tabs").json(), 60, "the bridge to list its tabs again")
+    wait_until(lambda: "unlisted" not in server.http.get("/tabs").json(), 60, "the bridge to list its tabs again",
+               interval=0.05)
 
 
 def test_a_frozen_bridge_and_a_running_one_end_with_their_server_killed(server: ServerProc) -> None:
@@ -65,7 +66,8 @@ def test_a_frozen_bridge_and_a_running_one_end_with_their_server_killed(server: 
         os.kill(bridge, signal.SIGSTOP)  # frozen: no signal handler, no thread of its own runs
         server.proc.kill()
         server.proc.wait(30)
-        wait_until(lambda: not process_alive(bridge), 30, "the frozen bridge to end with its server")
-        wait_until(lambda: not live_in_groups(groups), 30, "the bridges and their Chromiums to end with it")
+        wait_until(lambda: not process_alive(bridge), 30, "the frozen bridge to end with its server", interval=0.05)
+        wait_until(lambda: not live_in_groups(groups), 30, "the bridges and their Chromiums to end with it",
+                   interval=0.05)
     finally:
         kill_pids(pid for pid, _, _ in live_in_groups(groups))
