@@ -23,10 +23,12 @@ RESTORING = ("tab_restoring", "instance_unavailable")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     srv = ServerProc(tmp_path_factory.mktemp("supervision"), extra={
         "browser": {"navigationTimeoutMs": 3000, "commandTimeoutMs": 5000},
+        # A check every 0.1 s; three misses of 1 s each: frozen, SIGTERM, SIGKILL 0.1 s later (a
+        # stopped process ignores SIGTERM), restarted 0.05 s after its exit.
         "instances": {
-            "proxyMarginSec": 1, "stopGraceSec": 0.5,
-            "restart": {"initBackoffSec": 0.2, "maxRestarts": 10},
-            "health": {"intervalSec": 0.2, "timeoutSec": 1, "failures": 2, "restartAfter": 3},
+            "proxyMarginSec": 1, "stopGraceSec": 0.1,
+            "restart": {"initBackoffSec": 0.05, "maxRestarts": 10},
+            "health": {"intervalSec": 0.1, "timeoutSec": 1, "failures": 2, "restartAfter": 3},
         },
     })
     yield from running_server(srv)
@@ -56,7 +58,7 @@ def tab_back(server: ServerProc, tab: str, load: str | None = None) -> dict[str,
         assert res.status_code == 503 and res.json()["code"] in RESTORING, res.text  # never 404
         return None
 
-    return wait_until(answer, 60, f"tab {tab} to come back under its old id", interval=0.1)
+    return wait_until(answer, 60, f"tab {tab} to come back under its old id", interval=0.05)
 
 
 def tab_count(server: ServerProc) -> int:
@@ -80,7 +82,8 @@ def test_a_frozen_bridge_is_killed_and_restarted_with_all_its_tabs(server: Serve
     before = default_instance(server)
     os.kill(before["pid"], signal.SIGSTOP)  # a real freeze as far as the server can tell
     try:
-        wait_until(lambda: default_instance(server)["pid"] != before["pid"], 30, "the frozen bridge to be replaced")
+        wait_until(lambda: default_instance(server)["pid"] != before["pid"], 30, "the frozen bridge to be replaced",
+                   interval=0.05)
     finally:
         if process_alive(before["pid"]):
             os.kill(before["pid"], signal.SIGKILL)
@@ -89,8 +92,9 @@ def test_a_frozen_bridge_is_killed_and_restarted_with_all_its_tabs(server: Serve
     back = tab_back(server, tab)
     assert back["url"] == f"{pages}/login.html" and back["title"] == "Login", back
     assert tab_back(server, fresh)["url"] == f"{pages}/table.html"
-    wait_until(lambda: len(hanging.connections) >= 2, 30, "the never-loaded tab to load its page again")
-    after = wait_until(lambda: (i := default_instance(server))["status"] == "running" and i, 30, "the instance to run")
+    wait_until(lambda: len(hanging.connections) >= 2, 30, "the never-loaded tab to load its page again", interval=0.05)
+    after = wait_until(lambda: (i := default_instance(server))["status"] == "running" and i, 30, "the instance to run",
+                       interval=0.05)
     assert after["bridgeRestarts"] == before.get("bridgeRestarts", 0) + 1, after
     assert tab_count(server) == count  # the fresh bridge's blank tab was reused, none added
     listed = {t["id"]: t["url"] for t in server.http.get("/tabs").json()["tabs"]}
