@@ -34,7 +34,7 @@ def test_chromium_killed_under_a_never_loading_tab(hostile_bridge: HostileBridge
         inflight.start()
         assert hanging.asked.wait(30), "the navigation never reached the page"
         wait_until(lambda: any(t["url"] == hanging.url for t in c.get("/tabs").json()["tabs"]), 30,
-                   "the never-loading page to commit")
+                   "the never-loading page to commit", interval=0.05)
         os.killpg(browser.process.pid, signal.SIGKILL)
         inflight.join(30)
         assert answers and answers[0].status_code == 503, answers and answers[0].text
@@ -45,8 +45,9 @@ def test_chromium_killed_under_a_never_loading_tab(hostile_bridge: HostileBridge
             assert res.status_code in (200, 503), res.text
             return res.status_code == 200 and res.json()["title"] == "Login"
 
-        wait_until(back, 60, "the loaded tab to come back")
-        wait_until(lambda: len(hanging.connections) >= 2, 30, "the never-loaded tab to reopen on its way to its URL")
+        wait_until(back, 60, "the loaded tab to come back", interval=0.05)
+        wait_until(lambda: len(hanging.connections) >= 2, 30, "the never-loaded tab to reopen on its way to its URL",
+                   interval=0.05)
         assert len(c.get("/tabs").json()["tabs"]) == count  # the new browser's own blank tab was reused
         assert c.get("/health").json()["status"] == "ok"
     finally:
