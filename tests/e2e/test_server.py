@@ -8,7 +8,7 @@ while only the default instance runs, and ``pinchtab stop`` ends it (the last te
 server. The server restarts a bridge that died after a minute here
 (``instances.restart.initBackoffSec``): the test that kills one starts it again by hand, which used
 to stop the bridge the server had begun restarting after 1 s and start a third. Automatic restarts
-are tests/e2e/test_hardening_server.py's and tests/hostile/test_supervision.py's.
+are tests/hostile/test_bridges.py's.
 """
 
 from __future__ import annotations
