@@ -39,6 +39,7 @@ def fuzz_settings(examples: int) -> Any:
 statuses: dict[str, collections.Counter[int]] = {"bridge": collections.Counter(), "server": collections.Counter()}
 unexplained: list[str] = []
 base: dict[str, str] = {}
+sessions: dict[str, Any] = {}
 
 
 def fuzz_config(tmp: Path) -> dict[str, Any]:
@@ -83,7 +84,7 @@ def is_stream(op: Any) -> bool:
 
 
 def check(which: str, case: Any, stream: bool = False) -> None:
-    res = case.call(base_url=base[which], timeout=STREAM_TIMEOUT if stream else 90)
+    res = case.call(base_url=base[which], session=sessions[which], timeout=STREAM_TIMEOUT if stream else 90)
     statuses[which][res.status_code] += 1
     if res.status_code < 500:
         return
@@ -112,6 +113,23 @@ def operations(schema: Any) -> set[tuple[str, str]]:
 
 
 @contextlib.contextmanager
+def one_session() -> Iterator[Any]:
+    """One keep-alive session for a whole run: without one, schemathesis opens a session, and a
+    connection the server accepts, per request. The session it would open, with its redirect rule and
+    no default headers; no cookie is kept (each request stands alone, as with a fresh session) and
+    nothing is read from the environment (no proxy, no .netrc)."""
+    import http.cookiejar
+
+    from schemathesis.transport.requests import SameHostRedirectsSession
+
+    with SameHostRedirectsSession() as session:
+        session.headers.clear()
+        session.trust_env = False
+        session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+        yield session
+
+
+@contextlib.contextmanager
 def few_collections() -> Iterator[None]:
     """Generating the cases allocates a great deal (strategies are built anew for every case): with the
     default thresholds the collector ran ~640 times in the bridge's run and walked the whole heap (an
@@ -130,7 +148,7 @@ def few_collections() -> Iterator[None]:
 def fuzz(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]] = frozenset()) -> None:
     """Every operation: FUZZ_EXAMPLES generated requests (FUZZ_PROXIED for those in ``proxied``),
     valid (positive) and invalid (negative)."""
-    with few_collections():
+    with few_collections(), one_session() as sessions[which]:
         fuzz_operations(which, schema, tab, proxied)
 
 
