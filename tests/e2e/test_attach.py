@@ -1,16 +1,17 @@
-"""Scale out, end to end: two ``pinchtab bridge`` processes on 127.0.0.2 (serving HTTPS with a
-certificate of a private CA) and 127.0.0.1, each with its own token and Chromium, attached to a
-``pinchtab server`` that starts no browser of its own and trusts that CA (its app served in this
-process, as ``pinchtab server`` serves it: the bridges are the processes here; a server process is
-test_server.py's).
+"""Scale out, end to end: two bridges, on 127.0.0.2 (a ``pinchtab bridge`` process serving HTTPS
+with a certificate of a private CA) and 127.0.0.1 (a bridge's app served in this process), each
+with its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its
+own and trusts that CA (its app served in this process, as ``pinchtab server`` serves it: the
+process here is the first bridge, the one killed; a server process is test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
 bridge turns ``error`` and comes back when started again, detach, and that attach is refused
-outside ``security.attach``. The tests run in file order and share the processes.
+outside ``security.attach``. The tests run in file order and share the bridges.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -32,6 +33,13 @@ SERVER_TOKEN = "server-token-0123456789"
 HOSTS = ("127.0.0.2", "127.0.0.1")
 
 
+@functools.cache
+def default_tls() -> ssl.SSLContext:
+    """One TLS context for the module's clients of plain-HTTP servers: httpx builds one per client
+    otherwise, loading the CA store (~0.065 s of CPU each, more than most requests here)."""
+    return ssl.create_default_context()
+
+
 def _env(config: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
     env["PINCHTAB_CONFIG"] = str(config)
@@ -39,7 +47,8 @@ def _env(config: Path) -> dict[str, str]:
 
 
 class BridgeProc:
-    """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium)."""
+    """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium),
+    with a client of its own (``http``: absolute URLs, no token, the tests send the headers)."""
 
     def __init__(self, tmp: Path, host: str, token: str, tls: tuple[Path, Path, Path] | None = None) -> None:
         self.tmp, self.host, self.token = tmp, host, token
@@ -47,11 +56,16 @@ class BridgeProc:
         self.tls = tls  # (ca, cert, key)
         self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
         # what a client of this bridge verifies its certificate with
-        self.verify: Any = ssl.create_default_context(cafile=str(tls[0])) if tls else True
+        self.verify = ssl.create_default_context(cafile=str(tls[0])) if tls else default_tls()
+        self.http = httpx.Client(timeout=60, trust_env=False, verify=self.verify)
         self.proc: subprocess.Popen[bytes] | None = None
         (tmp / "config.json").write_text("{}")
 
     def start(self) -> None:
+        self.spawn()
+        self.wait_up()
+
+    def spawn(self) -> None:
         log = open(self.tmp / "bridge.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pinchtab", "bridge", "--bind", self.host, "--port", str(self.port),
@@ -62,10 +76,11 @@ class BridgeProc:
         )
         log.close()
 
+    def wait_up(self) -> None:
         def up() -> bool:
             assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
             try:
-                return httpx.get(f"{self.url}/health", timeout=2, trust_env=False, verify=self.verify).status_code == 200
+                return self.http.get(f"{self.url}/health", timeout=2).status_code == 200
             except httpx.HTTPError:
                 return False
 
@@ -80,6 +95,9 @@ class BridgeProc:
             kill_pids(pid for pid, _, _ in live_in_groups({pgid}))
 
     def stop(self) -> None:
+        # First: uvicorn's graceful stop waits for a kept-alive idle TLS connection (the close_notify
+        # it sends is answered only when the client closes), so the bridge would wait for the timeout.
+        self.http.close()
         if self.proc is not None and self.proc.poll() is None:
             pgid = os.getpgid(self.proc.pid)
             self.proc.terminate()
@@ -88,6 +106,34 @@ class BridgeProc:
             except subprocess.TimeoutExpired:
                 pass
             kill_pids(pid for pid, _, _ in live_in_groups({pgid}))
+
+
+class BridgeThread:
+    """The second bridge: ``pinchtab bridge --token T --allow-evaluate``'s app served in this process
+    on 127.0.0.1 (ServerThread), with its own Chromium. It is never killed, so it needs no process of
+    its own (~2.5 s of CPU: Python and the bridge's imports a second time); the first bridge is the
+    process. The same attributes as BridgeProc's."""
+
+    def __init__(self, tmp: Path, token: str) -> None:
+        from pinchtab.bridge.app import create_app
+        from pinchtab.config import load_config
+
+        config = load_config({"server": {"token": token, "stateDir": str(tmp / "state")},
+                              "security": {"allowEvaluate": True}}, environ={})
+        self.thread = ServerThread(create_app(config), free_port())
+        self.host, self.port, self.url, self.token = "127.0.0.1", self.thread.port, self.thread.url, token
+        self.verify = default_tls()
+        self.http = httpx.Client(timeout=60, trust_env=False, verify=self.verify)
+
+    def start(self) -> None:
+        self.thread.__enter__()
+
+    def stop(self) -> None:
+        self.thread.__exit__(None, None, None)
+        self.http.close()
+
+
+Bridges = list[BridgeProc | BridgeThread]  # the module's two, in HOSTS' order
 
 
 class Server:
@@ -108,7 +154,7 @@ class Server:
         }, environ={})
         self.thread = ServerThread(create_app(config), free_port()).__enter__()
         self.url = self.thread.url
-        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False,
+        self.http = httpx.Client(base_url=self.url, timeout=60, trust_env=False, verify=default_tls(),
                                  headers={"Authorization": f"Bearer {SERVER_TOKEN}"})
         assert self.http.get("/health").status_code == 200
 
@@ -131,18 +177,19 @@ def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[list[BridgeProc]]:
-    """The first serves HTTPS (--tls-cert/--tls-key): one bridge process fewer than one of its own for
-    the HTTPS test."""
-    out = [BridgeProc(tmp_path_factory.mktemp(f"bridge{i}"), host, f"bridge-{i}-token-abcdef", tls=tls if i == 0 else None)
-           for i, host in enumerate(HOSTS)]
+def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[Bridges]:
+    """A BridgeProc serving HTTPS (--tls-cert/--tls-key: one bridge process fewer than one of its own
+    for the HTTPS test) and a BridgeThread; the second starts while the first process loads."""
+    first = BridgeProc(tmp_path_factory.mktemp("bridge0"), HOSTS[0], "bridge-0-token-abcdef", tls=tls)
+    second = BridgeThread(tmp_path_factory.mktemp("bridge1"), "bridge-1-token-abcdef")
     try:
-        for b in out:
-            b.start()
-        yield out
+        first.spawn()
+        second.start()
+        first.wait_up()
+        yield [first, second]
     finally:
-        for b in out:
-            b.stop()
+        first.stop()
+        second.stop()
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +209,7 @@ def state() -> dict[str, Any]:
     return {}
 
 
-def test_attach_two_bridges(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+def test_attach_two_bridges(server: Server, bridges: Bridges, state: dict[str, Any]) -> None:
     ids = []
     for i, b in enumerate(bridges):
         res = server.http.post("/instances/attach-bridge", json={"baseUrl": b.url, "token": b.token, "name": f"b{i}"})
@@ -180,7 +227,7 @@ def test_attach_two_bridges(server: Server, bridges: list[BridgeProc], state: di
     assert server.http.get("/health").json()["instances"] == 2
 
 
-def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
+def test_routing_by_tab_and_merged_tabs(server: Server, bridges: Bridges, state: dict[str, Any], pages: str) -> None:
     tabs = []
     for iid, page in zip(state["ids"], ("buttons.html", "login.html")):
         res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/{page}"})
@@ -190,8 +237,7 @@ def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc
     state["tabs"] = tabs
     # Each tab lives on its own bridge (asked directly, with that bridge's token).
     for b, tab in zip(bridges, tabs):
-        direct = httpx.get(f"{b.url}/tabs", headers={"Authorization": f"Bearer {b.token}"}, trust_env=False,
-                           verify=b.verify).json()["tabs"]
+        direct = b.http.get(f"{b.url}/tabs", headers={"Authorization": f"Bearer {b.token}"}).json()["tabs"]
         assert tab in [t["id"] for t in direct]
     # Tab routes and shorthand routes reach the owner, through the server with the server's token.
     assert server.http.get(f"/tabs/{tabs[0]}/snapshot").json()["title"] == "Buttons"
@@ -208,17 +254,17 @@ def test_routing_by_tab_and_merged_tabs(server: Server, bridges: list[BridgeProc
     assert tabs[1] in [t["id"] for t in per_instance] and tabs[0] not in [t["id"] for t in per_instance]
 
 
-def test_the_servers_token_opens_no_bridge(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+def test_the_servers_token_opens_no_bridge(server: Server, bridges: Bridges, state: dict[str, Any]) -> None:
     tab = state["tabs"][0]
     for headers in ({"Authorization": f"Bearer {SERVER_TOKEN}"}, {}, {"Authorization": f"Bearer {bridges[1].token}"}):
-        res = httpx.get(f"{bridges[0].url}/tabs/{tab}/snapshot", headers=headers, trust_env=False, verify=bridges[0].verify)
+        res = bridges[0].http.get(f"{bridges[0].url}/tabs/{tab}/snapshot", headers=headers)
         assert res.status_code == 401, (headers, res.text)
     # ...and the bridge's token opens no server.
-    res = httpx.get(f"{server.url}/tabs", headers={"Authorization": f"Bearer {bridges[0].token}"}, trust_env=False)
+    res = server.http.get("/tabs", headers={"Authorization": f"Bearer {bridges[0].token}"})
     assert res.status_code == 401
 
 
-def test_attach_refused_outside_policy(server: Server, bridges: list[BridgeProc]) -> None:
+def test_attach_refused_outside_policy(server: Server, bridges: Bridges) -> None:
     port = bridges[0].port
     res = server.http.post("/instances/attach-bridge", json={"baseUrl": f"http://127.0.0.4:{port}", "token": "x"})
     assert res.status_code == 403 and res.json()["key"] == "security.attach.allowHosts", res.text
@@ -236,7 +282,7 @@ def test_attach_refused_outside_policy(server: Server, bridges: list[BridgeProc]
     assert server.http.post("/instances/attach-bridge", json={}).json()["code"] == "missing_baseUrl"
 
 
-def test_https_bridge_with_a_private_ca(bridges: list[BridgeProc], tls: tuple[Path, Path, Path], tmp_path: Path,
+def test_https_bridge_with_a_private_ca(bridges: Bridges, tls: tuple[Path, Path, Path], tmp_path: Path,
                                        pages: str) -> None:
     """A bridge serving HTTPS (--tls-cert/--tls-key, the module's first): refused by a server that does
     not trust its CA, attached and used by one whose security.attach.caFile names it."""
@@ -261,7 +307,7 @@ def test_https_bridge_with_a_private_ca(bridges: list[BridgeProc], tls: tuple[Pa
                 srv.close()
 
 
-def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: list[BridgeProc], state: dict[str, Any], pages: str) -> None:
+def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: Bridges, state: dict[str, Any], pages: str) -> None:
     iid, tab = state["ids"][0], state["tabs"][0]
     bridges[0].kill()
     wait_until(lambda: server.instance(iid)["status"] == "error", 20, "the killed bridge to turn error")
@@ -278,7 +324,7 @@ def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: lis
     assert server.http.get(f"/tabs/{new_tab}/text").json()["title"] == "Buttons"
 
 
-def test_detach(server: Server, bridges: list[BridgeProc], state: dict[str, Any]) -> None:
+def test_detach(server: Server, bridges: Bridges, state: dict[str, Any]) -> None:
     iid, tab = state["ids"][1], state["tabs"][1]
     res = server.http.post(f"/instances/{iid}/detach")
     assert res.status_code == 200 and res.json()["status"] == "stopped"
@@ -286,15 +332,15 @@ def test_detach(server: Server, bridges: list[BridgeProc], state: dict[str, Any]
     # The server no longer reaches it: its tab is unknown there, though the bridge still has it.
     res = server.http.get(f"/tabs/{tab}/snapshot")
     assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
-    direct = httpx.get(f"{bridges[1].url}/tabs", headers={"Authorization": f"Bearer {bridges[1].token}"}, trust_env=False)
+    direct = bridges[1].http.get(f"{bridges[1].url}/tabs", headers={"Authorization": f"Bearer {bridges[1].token}"})
     assert tab in [t["id"] for t in direct.json()["tabs"]]
     # Stop on an attached bridge detaches it too (the bridge keeps running).
     assert server.http.post(f"/instances/{state['ids'][0]}/stop").json()["status"] == "stopped"
-    assert httpx.get(f"{bridges[0].url}/health", trust_env=False, verify=bridges[0].verify).status_code == 200
+    assert bridges[0].http.get(f"{bridges[0].url}/health").status_code == 200
     assert server.http.post(f"/instances/{iid}/detach").status_code == 404
 
 
-def test_cli_and_client_attach(server: Server, bridges: list[BridgeProc]) -> None:
+def test_cli_and_client_attach(server: Server, bridges: Bridges) -> None:
     from click.testing import CliRunner
 
     import pinchtab
@@ -327,15 +373,16 @@ def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     srv = None
+    devtools = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10, trust_env=False, verify=default_tls())
     try:
         def version() -> str | None:
             try:
-                return httpx.get(f"http://127.0.0.1:{port}/json/version", timeout=2, trust_env=False).json()["webSocketDebuggerUrl"]
+                return devtools.get("/json/version", timeout=2).json()["webSocketDebuggerUrl"]
             except (httpx.HTTPError, ValueError, KeyError):
                 return None
 
-        ws = wait_until(version, 30, "Chrome's DevTools endpoint")
         srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1"], "allowSchemes": ["ws"]})
+        ws = wait_until(version, 30, "Chrome's DevTools endpoint")  # Chrome started while the server did
         res = srv.http.post("/instances/attach", json={"cdpUrl": f"http://127.0.0.1:{port}"})
         assert res.status_code == 403 and res.json()["key"] == "security.attach.allowSchemes"
         res = srv.http.post("/instances/attach", json={"cdpUrl": ws, "name": "shared-chrome"})
@@ -346,18 +393,19 @@ def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
         assert nav.status_code == 200, nav.text
         assert srv.http.get(f"/tabs/{nav.json()['tabId']}/text").json()["title"] == "Buttons"
         # The tab is in the external Chrome itself.
-        targets = httpx.get(f"http://127.0.0.1:{port}/json/list", trust_env=False).json()
+        targets = devtools.get("/json/list").json()
         assert nav.json()["tabId"] in [t["id"] for t in targets]
         assert srv.http.post(f"/instances/{inst['id']}/detach").json()["status"] == "stopped"
         assert chrome.poll() is None and version() == ws  # still running, same browser
     finally:
+        devtools.close()
         if srv is not None:
             srv.close()
         os.killpg(os.getpgid(chrome.pid), signal.SIGKILL)
         chrome.wait(10)
 
 
-def test_discovery_attaches_what_the_name_resolves_to(bridges: list[BridgeProc], tmp_path: Path, pages: str) -> None:
+def test_discovery_attaches_what_the_name_resolves_to(bridges: Bridges, tmp_path: Path, pages: str) -> None:
     """discovery.dns: the server attaches the bridge behind a name (here localhost) by itself."""
     bridge = bridges[1]  # on 127.0.0.1; detached from the module's server by now
     assert bridge.host == "127.0.0.1"

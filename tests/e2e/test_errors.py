@@ -228,6 +228,7 @@ def test_token_auth(dying: Dying, http: httpx.Client, pages: str) -> None:
     # nothing ran for the refused requests: no navigation to login.html before ours
     tabs = client.get(f"{url}/tabs", headers=good).json()["tabs"]
     assert [t["id"] for t in tabs if t["url"].endswith("login.html?auth")] == [tab]
+    client.post(f"{url}/tabs/{tab}/close", headers=good)  # the dying tests' restarts would reopen it
 
 
 # -- concurrency ----------------------------------------------------------------------------------
@@ -302,9 +303,9 @@ def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: st
     open_page(http, tab, f"{pages}/login.html")
     other = new_tab(http, f"{pages}/login.html")
     try:
-        serial = timed_waits(http, [tab, tab], 400)
-        assert serial >= 0.8, f"two 0.4 s waits on one tab took {serial:.2f} s"  # the tab's lock
-        assert sorted(meet(http, [tab, tab], 400)) == [False, True]  # the first ends unmet, then the second
+        serial = timed_waits(http, [tab, tab], 250)
+        assert serial >= 0.5, f"two 0.25 s waits on one tab took {serial:.2f} s"  # the tab's lock
+        assert sorted(meet(http, [tab, tab], 250)) == [False, True]  # the first ends unmet, then the second
         # On two tabs the waits run at once: each sees the other's mark (a clock compared with the
         # serial pair failed on a loaded machine).
         assert meet(http, [tab, other], 20000) == [True, True]
@@ -313,16 +314,23 @@ def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: st
 
 
 def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")  # the origin of ``other``: the two share localStorage
     other = new_tab(http, f"{pages}/login.html")
+    key = f"slow-{time.monotonic_ns()}-"
+    # A wait on ``tab`` that marks itself under way and is met only once released from ``other``
+    # (a fixed 1.5 s wait and pause before: the other tab's answers had to come within 1.3 s).
+    fn = f"(localStorage.setItem('{key}on', '1'), localStorage.getItem('{key}go') === '1')"
     try:
         with ThreadPoolExecutor(1) as pool:
-            slow = pool.submit(timed_waits, http, [tab], 1500)
-            time.sleep(0.2)
+            slow = pool.submit(http.post, f"/tabs/{tab}/wait", json={"fn": fn, "timeout": 20000})
+            wait_until(lambda: js(http, other, f"localStorage.getItem('{key}on')") == "1")
             assert http.get(f"/tabs/{other}/snapshot").status_code == 200
             assert http.get("/tabs").status_code == 200
             assert http.get("/health").status_code == 200
             assert not slow.done(), "the other tab's answers came only after the slow wait ended"
-            slow.result()
+            js(http, other, f"localStorage.setItem('{key}go', '1')")
+            res = slow.result()
+        assert res.status_code == 200 and res.json()["waited"] is True, res.text
     finally:
         http.post(f"/tabs/{other}/close")
 
@@ -397,22 +405,25 @@ def test_alert_does_not_block_later_requests(accepting: httpx.Client, pages: str
     # a dialog opened from evaluate, and one opened by a timer between requests
     assert js(http, tab, "alert('from evaluate'); 'went on'") == "went on"
     js(http, tab, "setTimeout(() => { alert('timer'); window.timerDone = true; }, 50)")
-    time.sleep(0.3)
+    wait_until(lambda: js(http, tab, "window.timerDone === true"))  # not a fixed 0.3 s pause
     assert js(http, tab, "window.timerDone") is True
     assert snap(http, tab)["title"] == "Events"
+    http.post(f"/tabs/{tab}/close")  # the dying tests' restarts would reopen it
 
 
 @pytest.mark.parametrize("policy", ["manual", "accept"])
-def test_beforeunload_does_not_block_navigation(http: httpx.Client, accepting: httpx.Client, pages: str,
+def test_beforeunload_does_not_block_navigation(http: httpx.Client, tab: str, accepting: httpx.Client, pages: str,
                                                 policy: str) -> None:
-    http = http if policy == "manual" else accepting
-    tab = new_tab(http)
+    # manual: the module's tab (the navigation away leaves no handler behind); accept: a tab of the
+    # module's bridge, closed afterwards
+    http, tab = (http, tab) if policy == "manual" else (accepting, new_tab(accepting))
     open_page(http, tab, f"{pages}/events.html")
     js(http, tab, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; })")
     http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#typed"})  # a user gesture arms it
     res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/login.html", "timeout": 10000})
     assert res.status_code == 200 and res.json()["title"] == "Login"
-    http.post(f"/tabs/{tab}/close")
+    if policy == "accept":
+        http.post(f"/tabs/{tab}/close")
 
 
 # -- a dying Chromium -----------------------------------------------------------------------------
@@ -558,9 +569,13 @@ def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> No
     assert all(not alive(pid) for pid in pids), "processes of the killed Chromium survive"
 
     # dying while a request is in flight: that request answers, and is the one told
+    client.post(f"/tabs/{tab}/close")  # one tab fewer for the next restart to reopen
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(client.post, f"/tabs/{fresh}/wait", json={"selector": "#never", "timeout": 10000})
-        time.sleep(0.3)
+        # a wait never met that marks the page's URL when first checked: under way (not a fixed pause)
+        pending = pool.submit(client.post, f"/tabs/{fresh}/wait",
+                              json={"fn": "(history.replaceState(null, '', '#waiting'), false)", "timeout": 10000})
+        wait_until(lambda: any(t["id"] == fresh and t["url"].endswith("#waiting")
+                               for t in client.get("/tabs").json()["tabs"]))
         _, pids = kill_chrome(server)
         recorded |= pids
         started = time.monotonic()
