@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -28,9 +29,8 @@ def _new_tab(client: pinchtab.Client) -> Iterator[str]:
 
 
 # Shared by the tests that each load their page in it first (a new tab, with its renderer, costs
-# more than most of these tests); a test that needs a tab that has given no refs yet takes a fresh one.
+# more than most of these tests).
 tab_id = pytest.fixture(scope="module", name="tab_id")(_new_tab)
-fresh_tab_id = pytest.fixture(name="fresh_tab_id")(_new_tab)
 
 
 def test_login_flow(client: pinchtab.Client, pages: str) -> None:
@@ -113,10 +113,9 @@ def test_screenshot_and_pdf_bytes(client: pinchtab.Client, tab_id: str, pages: s
     assert client.pdf(tab_id, landscape=True, scale=0.5, page_ranges="1").startswith(b"%PDF")
 
 
-def test_errors_carry_status_and_code(client: pinchtab.Client, fresh_tab_id: str, pages: str) -> None:
-    tab_id = fresh_tab_id  # its refs start at e1
+def test_errors_carry_status_and_code(client: pinchtab.Client, tab_id: str, pages: str) -> None:
     client.navigate(f"{pages}/login.html", tab_id=tab_id)
-    client.snapshot(tab_id)
+    email = ref_of(client.snapshot(tab_id), "textbox", "Email address")  # a ref of the page now shown
     with pytest.raises(PinchtabClientError) as ref:
         client.click("e999", tab_id=tab_id)
     assert (ref.value.status, ref.value.code) == (404, "ref_not_found")
@@ -132,19 +131,20 @@ def test_errors_carry_status_and_code(client: pinchtab.Client, fresh_tab_id: str
     assert (tab.value.status, tab.value.code) == (404, "tab_not_found")
 
     with pytest.raises(PinchtabClientError) as kind:
-        client.action("explode", ref="e1", tab_id=tab_id)
+        client.action("explode", ref=email, tab_id=tab_id)
     assert (kind.value.status, kind.value.code) == (400, "unknown_kind")
 
     with pytest.raises(PinchtabClientError) as batch:
-        client.actions([{"kind": "focus", "ref": "e1"}, {"kind": "click", "ref": "e999"}], tab_id=tab_id)
+        client.actions([{"kind": "focus", "ref": email}, {"kind": "click", "ref": "e999"}], tab_id=tab_id)
     assert batch.value.status == 404 and batch.value.body["failedIndex"] == 1
-    recorded = client.actions([{"kind": "focus", "ref": "e1"}, {"kind": "click", "ref": "e999"}], tab_id=tab_id,
+    recorded = client.actions([{"kind": "focus", "ref": email}, {"kind": "click", "ref": "e999"}], tab_id=tab_id,
                               stop_on_error=False)
     assert [r["success"] for r in recorded["results"]] == [True, False] and recorded["failed"] == 1
 
 
-def test_evaluate_disabled_is_403(locked_bridge: str) -> None:
-    with pinchtab.Client(locked_bridge) as c:
+def test_evaluate_disabled_is_403(bridge: str, bridge_config: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bridge_config.security, "allow_evaluate", False)  # read at each request
+    with pinchtab.Client(bridge) as c:
         with pytest.raises(PinchtabClientError) as exc:
             c.evaluate("1 + 1")
     assert (exc.value.status, exc.value.code) == (403, "evaluate_disabled")

@@ -1,5 +1,6 @@
 """PinchTab's secrets, browser parameter, retained bodies, network streams and tab auto-close,
-against one bridge for the module."""
+against one bridge for the module. The tests that need a tab share one, each loading its page
+first; the auto-close test opens the tab it sees closed."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
+from tests.conftest import ServerThread, open_page, open_tab
 from tests.fixtures.harness import free_port
 
 SECRET = "hunter2-parity-secret"
@@ -41,14 +42,20 @@ def client(parity: tuple[httpx.Client, Any, Path]) -> httpx.Client:
     return parity[0]
 
 
-def open_tab(c: httpx.Client, url: str) -> str:
+@pytest.fixture(scope="module")
+def tab(parity: tuple[httpx.Client, Any, Path]) -> Iterator[str]:
+    """The module's tab on its bridge."""
+    yield from open_tab(parity[0])
+
+
+def new_tab_at(c: httpx.Client, url: str) -> str:
     res = c.post("/navigate", json={"url": url})
     assert res.status_code == 200, res.text
     return str(res.json()["tabId"])
 
 
-def test_browser_parameter(client: httpx.Client, pages: str) -> None:
-    tab = open_tab(client, f"{pages}/index.html")
+def test_browser_parameter(client: httpx.Client, tab: str, pages: str) -> None:
+    open_page(client, tab, f"{pages}/index.html")
     for value in ("", "chrome", "chromium"):
         assert client.get("/text", params={"tabId": tab, "browser": value}).status_code == 200
     unknown = client.get("/text", params={"tabId": tab, "browser": "nonexistent_xyz"})
@@ -67,9 +74,9 @@ def test_allowed_domains_refuse_other_hosts(client: httpx.Client) -> None:
     assert opened.status_code == 403 and len(client.get("/tabs").json()["tabs"]) == tabs
 
 
-def test_secret_is_used_by_name_and_never_shown(client: httpx.Client, pages: str,
+def test_secret_is_used_by_name_and_never_shown(client: httpx.Client, tab: str, pages: str,
                                                 caplog: pytest.LogCaptureFixture) -> None:
-    tab = open_tab(client, f"{pages}/login.html")
+    open_page(client, tab, f"{pages}/login.html")
     filled = client.post("/action", json={"tabId": tab, "kind": "fill", "selector": "#email", "secret": "pw"})
     assert filled.status_code == 200 and SECRET not in filled.text
     typed = client.post("/action", json={"tabId": tab, "kind": "type", "selector": "#password", "secret": "pw"})
@@ -89,8 +96,8 @@ def test_secret_is_used_by_name_and_never_shown(client: httpx.Client, pages: str
     assert "[secret:pw]" in caplog.text and SECRET not in caplog.text
 
 
-def test_retained_body(client: httpx.Client, pages: str) -> None:
-    tab = open_tab(client, f"{pages}/observe.html")
+def test_retained_body(client: httpx.Client, tab: str, pages: str) -> None:
+    open_page(client, tab, f"{pages}/observe.html")
     assert client.post("/wait", json={"tabId": tab, "text": "fetched ok"}).status_code == 200
     items = client.get("/network", params={"tabId": tab, "filter": "data.json"}).json()["items"]
     rid = items[0]["requestId"]
@@ -121,9 +128,9 @@ def _stream_during(c: httpx.Client, path: str, params: dict[str, Any], action: A
     return out[0]
 
 
-def test_network_stream_and_export_stream(parity: tuple[httpx.Client, Any, Path], pages: str) -> None:
+def test_network_stream_and_export_stream(parity: tuple[httpx.Client, Any, Path], tab: str, pages: str) -> None:
     client, _, state = parity
-    tab = open_tab(client, "about:blank")
+    open_page(client, tab, "about:blank")
 
     def load() -> None:
         open_tab_in = client.post("/navigate", json={"tabId": tab, "url": f"{pages}/observe.html"})
@@ -149,7 +156,7 @@ def test_close_idle_closes_a_used_tab(parity: tuple[httpx.Client, Any, Path], pa
     idle = app.state.browser.idle
     idle.enabled, idle.delay = True, 0.3  # instanceDefaults.tabPolicy close_idle, briefly
     try:
-        tab = open_tab(client, f"{pages}/index.html")
+        tab = new_tab_at(client, f"{pages}/index.html")
         assert client.get("/text", params={"tabId": tab}).status_code == 200
         deadline = time.monotonic() + 20
         while tab in {t["id"] for t in client.get("/tabs").json()["tabs"]}:
@@ -234,11 +241,10 @@ class _BasicAuth(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_credentials_answer_http_authentication(client: httpx.Client) -> None:
+def test_credentials_answer_http_authentication(client: httpx.Client, tab: str) -> None:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _BasicAuth)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
-        tab = open_tab(client, "about:blank")
         set_ = client.post("/emulation/credentials", json={"tabId": tab, "username": "ann", "password": "s3cret"})
         assert set_.json()["status"] == "applied" and "s3cret" not in set_.text
         page = client.post("/navigate", json={"tabId": tab, "url": f"http://127.0.0.1:{httpd.server_address[1]}/"})

@@ -48,7 +48,7 @@ def test_saved_state_restored_in_a_fresh_browser(obs: httpx.Client, tab: str, pa
     assert listed["count"] >= 1 and listed["states"][0]["name"] == "ada"
     assert obs.get("/state/show", params={"name": "ada"}).json()["metadata"]["who"] == "ada"
     with start_obs_bridge(obs_state_dir) as fresh, httpx.Client(base_url=fresh.url, timeout=60) as other:
-        blank = other.post("/tab", json={"action": "new"}).json()["tabId"]
+        (blank,) = [t["id"] for t in other.get("/tabs").json()["tabs"]]  # the fresh browser's blank tab
         loaded = other.post("/state/load", json={"name": "ada", "tabId": blank}).json()
         assert loaded["loaded"] is True and loaded["origins"] == [pages]
         other.post(f"/tabs/{blank}/navigate", json={"url": f"{pages}/session.html"})
@@ -62,7 +62,7 @@ def test_saved_state_restored_in_a_fresh_browser(obs: httpx.Client, tab: str, pa
 
 @pytest.mark.parametrize("method,path", [("GET", "/storage"), ("GET", "/state"), ("GET", "/state/list"),
                                          ("POST", "/state/save"), ("POST", "/state/clean")])
-def test_state_gate_is_403_when_off(locked_bridge: str, method: str, path: str) -> None:
-    res = httpx.request(method, f"{locked_bridge}{path}", timeout=30)
+def test_state_gate_is_403_when_off(http: httpx.Client, method: str, path: str) -> None:
+    res = http.request(method, path)  # the session bridge: state export off
     assert res.status_code == 403
     assert res.json()["details"] == {"setting": "security.allowStateExport"}

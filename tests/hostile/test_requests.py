@@ -1,4 +1,8 @@
-"""Requests that froze, wedged or crashed a bridge (issue 27): each now answers, and the tab works after."""
+"""Requests that froze, wedged or crashed a bridge (issue 27): each now answers, and the tab works after.
+
+The tests share one tab (a new tab, with its renderer, costs more than most of them): each loads its
+page itself, the route test removes its route, the header test's X-Trace header changes nothing the
+later tests check, and the viewport test, which leaves the tab emulating 1000x800, runs last."""
 
 from __future__ import annotations
 
@@ -6,10 +10,23 @@ import base64
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 
 import httpx
+import pytest
 
-from tests.hostile.conftest import healthy_during
+from tests.hostile.conftest import HostileBridge, healthy_during
+
+
+@pytest.fixture(scope="module")
+def new_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
+    """The module's tab on the hostile bridge (the conftest's ``new_tab`` is one per test)."""
+    client = hostile_bridge.client
+    res = client.post("/tab", json={"action": "new"})
+    assert res.status_code == 200, res.text
+    tab_id = res.json()["tabId"]
+    yield tab_id
+    client.post("/close", json={"tabId": tab_id})
 
 
 def _tab_works(client: httpx.Client, tab: str, pages: str) -> None:
