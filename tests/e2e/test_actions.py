@@ -20,6 +20,15 @@ refs_tab = pytest.fixture(scope="module", name="refs_tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
+@pytest.fixture()
+def quick_refusal(bridge_server: Any, tab: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The module's tab, giving up on a target that does not become actionable after 0.3 s
+    (``browser.actionabilityWaitMs``, 1 s by default, read by a tab when it opens): for the tests
+    of a click that is refused, which wait that long for nothing."""
+    monkeypatch.setattr(bridge_server.server.config.app.state.browser.tabs[tab], "actionability_wait_s", 0.3)
+    return tab
+
+
 def act(http: httpx.Client, tab: str, **body: Any) -> httpx.Response:
     return http.post(f"/tabs/{tab}/action", json=body)
 
@@ -458,7 +467,8 @@ def test_actions_batch_validation(http: httpx.Client, tab: str) -> None:
 # -- failures -------------------------------------------------------------------------------------
 
 
-def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, pages: str) -> None:
+def test_occluded_click_fails_and_does_not_click(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Covered button"))
     assert res.status_code == 500
@@ -529,7 +539,8 @@ def test_ref_after_navigation_is_stale(http: httpx.Client, tab: str, pages: str)
     assert text_of(http, tab, "count") == "0"
 
 
-def test_disabled_button(http: httpx.Client, tab: str, pages: str) -> None:
+def test_disabled_button(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/buttons.html")
     js(http, tab, "window.clicked = 0; document.getElementById('disabled').parentElement.addEventListener('click', () => window.clicked++)")
     res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Disabled button"))
@@ -548,7 +559,8 @@ def test_unknown_kind_and_missing_target(http: httpx.Client, tab: str) -> None:
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
 
 
-def test_invisible_element(http: httpx.Client, tab: str, pages: str) -> None:
+def test_invisible_element(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/buttons.html")
     js(http, tab, "document.body.insertAdjacentHTML('beforeend', '<button id=\"ghost\" style=\"display:none\">Ghost</button>')")
     res = act(http, tab, kind="click", selector="#ghost")
@@ -589,7 +601,8 @@ def test_click_inside_framed_iframe_below_the_fold(http: httpx.Client, tab: str,
     assert js(http, tab, "document.getElementById('inner').contentDocument.getElementById('inner-out').textContent") == "inner clicked"
 
 
-def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, tab: str, pages: str) -> None:
+def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/iframe.html")
     js(http, tab, """(() => {
         const r = document.getElementById('inner').getBoundingClientRect();
