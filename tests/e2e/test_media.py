@@ -24,8 +24,8 @@ from tests.e2e.test_server import wait_until
 from tests.fixtures.harness import free_port
 
 # A page that repaints every 50 ms, so a screencast sends frames continuously.
-ANIMATE = ("setInterval(() => { document.body.style.background = ['#fdd', '#ddf'][Math.floor(Date.now() / 50) % 2] }, 50);"
-           " window.__clicks = []; addEventListener('click', e => __clicks.push([e.clientX, e.clientY, e.shiftKey])); 1")
+ANIMATE = "window.__animation = setInterval(() => { document.body.style.background = ['#fdd', '#ddf'][Math.floor(Date.now() / 50) % 2] }, 50); 1"
+CLICKS = "window.__clicks = []; addEventListener('click', e => __clicks.push([e.clientX, e.clientY, e.shiftKey])); 1"
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +58,17 @@ def tab(server: SimpleNamespace, pages: str) -> str:
     res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html", "newTab": True})
     assert res.status_code == 200, res.text
     tab_id = res.json()["tabId"]
-    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": ANIMATE}).status_code == 200
+    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": CLICKS}).status_code == 200
     return tab_id
+
+
+@pytest.fixture()
+def animating(server: SimpleNamespace, tab: str) -> Iterator[None]:
+    """The module's tab repaints every 50 ms during the test (a page that repaints costs Chromium
+    ~0.1 s of CPU a second: only the tests that need frames have it)."""
+    assert server.http.post("/evaluate", json={"tabId": tab, "expression": ANIMATE}).status_code == 200
+    yield
+    assert server.http.post("/evaluate", json={"tabId": tab, "expression": "clearInterval(__animation); 1"}).status_code == 200
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +85,7 @@ async def frames(url: str, count: int) -> list[bytes]:
         return [await asyncio.wait_for(ws.recv(), 30) for _ in range(count)]  # type: ignore[misc]
 
 
-def test_frames_of_a_tab_through_the_server_and_by_instance(server: SimpleNamespace, tab: str) -> None:
+def test_frames_of_a_tab_through_the_server_and_by_instance(server: SimpleNamespace, tab: str, animating: None) -> None:
     ws = server.url.replace("http", "ws")
     got = asyncio.run(frames(f"{ws}/screencast?tabId={tab}&fps=10&quality=50&maxWidth=400", 3))
     assert all(isinstance(f, bytes) and f[:3] == b"\xff\xd8\xff" for f in got), "JPEG frames"
@@ -121,7 +130,7 @@ def _record(server: SimpleNamespace, tab: str, fmt: str) -> dict:
     return status
 
 
-def test_record_a_gif(server: SimpleNamespace, tab: str) -> None:
+def test_record_a_gif(server: SimpleNamespace, tab: str, animating: None) -> None:
     from PIL import Image
 
     assert server.http.post("/record/stop", json={}).status_code == 400, "nothing to stop"
@@ -137,12 +146,12 @@ def test_record_a_gif(server: SimpleNamespace, tab: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not on PATH")
-def test_record_webm_through_ffmpeg(server: SimpleNamespace, tab: str) -> None:
+def test_record_webm_through_ffmpeg(server: SimpleNamespace, tab: str, animating: None) -> None:
     status = _record(server, tab, "webm")
     assert Path(status["outputPath"]).read_bytes()[:4] == b"\x1a\x45\xdf\xa3"  # Matroska/WebM
 
 
-def test_record_from_the_cli(server: SimpleNamespace, tab: str, tmp_path: Path) -> None:
+def test_record_from_the_cli(server: SimpleNamespace, tab: str, animating: None, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from pinchtab.cli import main
