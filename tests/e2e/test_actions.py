@@ -14,10 +14,25 @@ from tests.conftest import js, open_page, open_tab, ref_of, snap
 # cost more than the test). The tests about a ref their tab never gave (e99) share another, which
 # shows only buttons.html: refs of the pages the module's tab showed before are stale there, not
 # unknown, and buttons.html gives 18 refs a load (72 for the four loads). The test about a tab that
-# gave no refs yet has a fresh one.
+# gave no refs yet has a fresh one. Cases that act on different elements of one page share a test
+# and one load of it: a navigation costs Chromium ~0.16 s of CPU, more than the rest of such a case.
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 refs_tab = pytest.fixture(scope="module", name="refs_tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
+
+
+def give_up_soon(bridge_server: Any, tab: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session bridge's tab ``tab`` gives up on a target that does not become actionable after
+    0.3 s (``browser.actionabilityWaitMs``, 1 s by default, read by a tab when it opens), for a
+    test of a click that is refused, which waits that long for nothing."""
+    monkeypatch.setattr(bridge_server.server.config.app.state.browser.tabs[tab], "actionability_wait_s", 0.3)
+
+
+@pytest.fixture()
+def quick_refusal(bridge_server: Any, tab: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The module's tab, giving up soon (``give_up_soon``)."""
+    give_up_soon(bridge_server, tab, monkeypatch)
+    return tab
 
 
 def act(http: httpx.Client, tab: str, **body: Any) -> httpx.Response:
@@ -43,7 +58,9 @@ def event_log(http: httpx.Client, tab: str, element_id: str) -> list[dict[str, A
 # -- pointer --------------------------------------------------------------------------------------
 
 
-def test_click_by_ref(http: httpx.Client, tab: str, pages: str) -> None:
+def test_click_by_ref_and_hover(http: httpx.Client, tab: str, pages: str) -> None:
+    """Clicks by ref, a hover, and a click on a button far below, on one load of buttons.html."""
+    # click by ref
     open_page(http, tab, f"{pages}/buttons.html")
     ref = ref_of(snap(http, tab), "button", "Increment")
     out = ok(http, tab, kind="click", ref=ref)
@@ -51,14 +68,44 @@ def test_click_by_ref(http: httpx.Client, tab: str, pages: str) -> None:
     assert text_of(http, tab, "count") == "1"
     ok(http, tab, kind="click", ref=ref)
     assert text_of(http, tab, "count") == "2"
+    # hover (the same load)
+    assert text_of(http, tab, "hovered") == "no"
+    ok(http, tab, kind="hover", ref=ref_of(snap(http, tab), "text", "Hover over me"))
+    assert text_of(http, tab, "hovered") == "yes"
+    assert js(http, tab, "document.getElementById('hover-target').matches(':hover')") is True
+    # click far away button scrolls it into view (the same load)
+    assert js(http, tab, "document.getElementById('far').getBoundingClientRect().top > innerHeight") is True
+    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Far away button"))
+    assert text_of(http, tab, "farcount") == "1"
+    assert js(http, tab, "scrollY") > 0
 
 
-def test_click_sends_real_mouse_events(http: httpx.Client, tab: str, pages: str) -> None:
+def test_click_and_typing_send_real_events(http: httpx.Client, tab: str, pages: str) -> None:
+    """Real mouse and key events, appending in a textarea and a React-controlled field, each on its own element of one load of events.html."""
+    # click sends real mouse events
     open_page(http, tab, f"{pages}/events.html")
     ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Log clicks"))
     log = event_log(http, tab, "clicker")
     assert [e["type"] for e in log] == ["mousedown", "mouseup", "click"]
     assert all(e["trusted"] for e in log)
+    # type sends key events per character (the same load)
+    ok(http, tab, kind="type", ref=ref_of(snap(http, tab), "textbox", "Typed input"), text="Hi 5!")
+    assert js(http, tab, "document.getElementById('typed').value") == "Hi 5!"
+    log = event_log(http, tab, "typed")
+    assert [e["key"] for e in log if e["type"] == "keydown"] == ["H", "i", " ", "5", "!"]
+    assert [e["type"] for e in log if e["type"] != "change"] == ["keydown", "keypress", "input", "keyup"] * 5
+    assert all(e["trusted"] for e in log)
+    # type appends and newline in textarea (the same load)
+    js(http, tab, "document.getElementById('area').value = 'line1'")
+    ok(http, tab, kind="type", selector="#area", text="\nline2")
+    assert js(http, tab, "document.getElementById('area').value") == "line1\nline2"
+    # fill reaches a react controlled input (the same load)
+    # the naive way (el.value = ...; dispatch input) is invisible to the app, as with React
+    js(http, tab, "const c = document.getElementById('controlled'); c.value = 'naive';"
+                  " c.dispatchEvent(new Event('input', {bubbles: true}))")
+    assert text_of(http, tab, "controlled-state") == ""
+    ok(http, tab, kind="fill", ref=ref_of(snap(http, tab), "textbox", "Controlled field"), value="from fill")
+    assert text_of(http, tab, "controlled-state") == "state=from fill"
 
 
 def test_dblclick(http: httpx.Client, tab: str, pages: str) -> None:
@@ -97,28 +144,12 @@ def test_click_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
     assert res.status_code == 400 and res.json()["code"] == "point_outside_viewport"
 
 
-def test_hover(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    assert text_of(http, tab, "hovered") == "no"
-    ok(http, tab, kind="hover", ref=ref_of(snap(http, tab), "text", "Hover over me"))
-    assert text_of(http, tab, "hovered") == "yes"
-    assert js(http, tab, "document.getElementById('hover-target').matches(':hover')") is True
-
-
 def test_hover_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/buttons.html")
     x, y = js(http, tab, "(() => { const r = document.getElementById('hover-target').getBoundingClientRect();"
                          " return [r.x + 5, r.y + r.height / 2]; })()")
     ok(http, tab, kind="hover", x=x, y=y)
     assert text_of(http, tab, "hovered") == "yes"
-
-
-def test_click_far_away_button_scrolls_it_into_view(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    assert js(http, tab, "document.getElementById('far').getBoundingClientRect().top > innerHeight") is True
-    ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Far away button"))
-    assert text_of(http, tab, "farcount") == "1"
-    assert js(http, tab, "scrollY") > 0
 
 
 def test_click_in_a_scrolled_container(http: httpx.Client, tab: str, pages: str) -> None:
@@ -152,103 +183,13 @@ def test_click_with_wait_nav(http: httpx.Client, tab: str, pages: str, monkeypat
 # -- keyboard and values --------------------------------------------------------------------------
 
 
-def test_type_sends_key_events_per_character(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
-    ok(http, tab, kind="type", ref=ref_of(snap(http, tab), "textbox", "Typed input"), text="Hi 5!")
-    assert js(http, tab, "document.getElementById('typed').value") == "Hi 5!"
-    log = event_log(http, tab, "typed")
-    assert [e["key"] for e in log if e["type"] == "keydown"] == ["H", "i", " ", "5", "!"]
-    assert [e["type"] for e in log if e["type"] != "change"] == ["keydown", "keypress", "input", "keyup"] * 5
-    assert all(e["trusted"] for e in log)
-
-
-def test_type_appends_and_newline_in_textarea(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
-    js(http, tab, "document.getElementById('area').value = 'line1'")
-    ok(http, tab, kind="type", selector="#area", text="\nline2")
-    assert js(http, tab, "document.getElementById('area').value") == "line1\nline2"
-
-
-def test_type_unicode(http: httpx.Client, tab: str, pages: str) -> None:
+def test_type_unicode_and_press_control_a(http: httpx.Client, tab: str, pages: str) -> None:
+    """Unicode typed, then select all and type over it, in one load of events.html."""
+    # type unicode
     open_page(http, tab, f"{pages}/events.html")
     ok(http, tab, kind="type", selector="#typed", text="café €5")
     assert js(http, tab, "document.getElementById('typed').value") == "café €5"
-
-
-def test_fill_fires_input_and_change(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
-    js(http, tab, "document.getElementById('typed').value = 'old text'")
-    ok(http, tab, kind="fill", selector="#typed", value="new value")
-    assert js(http, tab, "document.getElementById('typed').value") == "new value"
-    types = [e["type"] for e in event_log(http, tab, "typed")]
-    assert types == ["input", "change"]
-
-
-def test_fill_form_fields(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
-    s = snap(http, tab)
-    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Framework field"), value="typed by fill")
-    assert text_of(http, tab, "react-input") == "typed by fill"
-    assert text_of(http, tab, "react-change") == "typed by fill"
-    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Bio"), text="multi\nline")
-    assert js(http, tab, "document.getElementById('bio').value") == "multi\nline"
-    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Rich text"), value="rich words")
-    assert js(http, tab, "document.getElementById('editable').textContent") == "rich words"
-    # the snapshot shows the new values
-    values = {n["name"]: n.get("value") for n in snap(http, tab)["nodes"]}
-    assert values["Framework field"] == "typed by fill" and values["Rich text"] == "rich words"
-
-
-def test_fill_reaches_a_react_controlled_input(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
-    # the naive way (el.value = ...; dispatch input) is invisible to the app, as with React
-    js(http, tab, "const c = document.getElementById('controlled'); c.value = 'naive';"
-                  " c.dispatchEvent(new Event('input', {bubbles: true}))")
-    assert text_of(http, tab, "controlled-state") == ""
-    ok(http, tab, kind="fill", ref=ref_of(snap(http, tab), "textbox", "Controlled field"), value="from fill")
-    assert text_of(http, tab, "controlled-state") == "state=from fill"
-
-
-def test_fill_errors(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    res = act(http, tab, kind="fill", selector="#inc", value="x")
-    assert res.status_code == 400 and res.json()["code"] == "not_fillable"
-    res = act(http, tab, kind="fill", selector="#focus-me")
-    assert res.status_code == 400 and res.json()["code"] == "missing_value"
-    res = act(http, tab, kind="type", selector="#focus-me")
-    assert res.status_code == 400 and res.json()["code"] == "missing_text"
-    res = act(http, tab, kind="fill", x=10, y=10, value="x")
-    assert res.status_code == 400 and res.json()["code"] == "missing_target"
-
-
-def test_press_enter_submits_the_form(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
-    s = snap(http, tab)
-    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Email address"), value="ada@example.com")
-    ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Password"), text="hunter2")
-    ok(http, tab, kind="press", ref=ref_of(s, "textbox", "Password"), key="Enter")
-    assert js(http, tab, "document.title") == "Dashboard"
-    assert text_of(http, tab, "welcome") == "Signed in as ada@example.com"
-
-
-def test_press_named_keys(http: httpx.Client, tab: str, pages: str) -> None:
-    # one page for the five keys (a navigation costs more than a press): each shows in #lastkey
-    open_page(http, tab, f"{pages}/buttons.html")
-    ref = ref_of(snap(http, tab), "textbox", "Key input")
-    for key in ("ArrowDown", "Escape", "Tab", "Backspace", "a"):
-        ok(http, tab, kind="press", ref=ref, key=key)
-        assert text_of(http, tab, "lastkey") == key
-
-
-def test_press_without_target_goes_to_the_focused_element(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    js(http, tab, "document.getElementById('keys').focus()")
-    ok(http, tab, kind="press", key="ArrowUp")
-    assert text_of(http, tab, "lastkey") == "ArrowUp"
-
-
-def test_press_control_a_selects_all(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
+    # press control a selects all (the same load)
     js(http, tab, "document.getElementById('typed').value = 'select me'")
     ok(http, tab, kind="press", selector="#typed", key="Control+a")
     ok(http, tab, kind="press", selector="#typed", key="Backspace")
@@ -264,6 +205,54 @@ def test_press_control_a_selects_all(http: httpx.Client, tab: str, pages: str) -
     assert js(http, tab, "document.getElementById('typed').value") == "newer"
 
 
+def test_fill_fires_input_and_change(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/events.html")
+    js(http, tab, "document.getElementById('typed').value = 'old text'")
+    ok(http, tab, kind="fill", selector="#typed", value="new value")
+    assert js(http, tab, "document.getElementById('typed').value") == "new value"
+    types = [e["type"] for e in event_log(http, tab, "typed")]
+    assert types == ["input", "change"]
+
+
+def test_fill_errors_focus_and_presses(http: httpx.Client, tab: str, pages: str) -> None:
+    """Refused fills, focus and key presses on their own fields of one load of buttons.html."""
+    # fill errors
+    open_page(http, tab, f"{pages}/buttons.html")
+    res = act(http, tab, kind="fill", selector="#inc", value="x")
+    assert res.status_code == 400 and res.json()["code"] == "not_fillable"
+    res = act(http, tab, kind="fill", selector="#focus-me")
+    assert res.status_code == 400 and res.json()["code"] == "missing_value"
+    res = act(http, tab, kind="type", selector="#focus-me")
+    assert res.status_code == 400 and res.json()["code"] == "missing_text"
+    res = act(http, tab, kind="fill", x=10, y=10, value="x")
+    assert res.status_code == 400 and res.json()["code"] == "missing_target"
+    # focus (the same load)
+    ok(http, tab, kind="focus", ref=ref_of(snap(http, tab), "textbox", "Focus target"))
+    assert text_of(http, tab, "focused") == "yes"
+    assert js(http, tab, "document.activeElement.id") == "focus-me"
+    node = next(n for n in snap(http, tab)["nodes"] if n["name"] == "Focus target")
+    assert node["focused"] is True
+    # press named keys (the same load): each shows in #lastkey
+    ref = ref_of(snap(http, tab), "textbox", "Key input")
+    for key in ("ArrowDown", "Escape", "Tab", "Backspace", "a"):
+        ok(http, tab, kind="press", ref=ref, key=key)
+        assert text_of(http, tab, "lastkey") == key
+    # press without target goes to the focused element (the same load)
+    js(http, tab, "document.getElementById('keys').focus()")
+    ok(http, tab, kind="press", key="ArrowUp")
+    assert text_of(http, tab, "lastkey") == "ArrowUp"
+
+
+def test_press_enter_submits_the_form(http: httpx.Client, tab: str, pages: str) -> None:
+    open_page(http, tab, f"{pages}/login.html")
+    s = snap(http, tab)
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Email address"), value="ada@example.com")
+    ok(http, tab, kind="type", ref=ref_of(s, "textbox", "Password"), text="hunter2")
+    ok(http, tab, kind="press", ref=ref_of(s, "textbox", "Password"), key="Enter")
+    assert js(http, tab, "document.title") == "Dashboard"
+    assert text_of(http, tab, "welcome") == "Signed in as ada@example.com"
+
+
 def test_press_unknown_key(http: httpx.Client, tab: str) -> None:
     # refused before the page is touched: whatever page the tab shows
     res = act(http, tab, kind="press", key="Hyper")
@@ -272,17 +261,18 @@ def test_press_unknown_key(http: httpx.Client, tab: str) -> None:
     assert res.status_code == 400 and res.json()["code"] == "missing_key"
 
 
-def test_focus(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    ok(http, tab, kind="focus", ref=ref_of(snap(http, tab), "textbox", "Focus target"))
-    assert text_of(http, tab, "focused") == "yes"
-    assert js(http, tab, "document.activeElement.id") == "focus-me"
-    node = next(n for n in snap(http, tab)["nodes"] if n["name"] == "Focus target")
-    assert node["focused"] is True
-
-
-def test_select_by_value_and_by_text(http: httpx.Client, tab: str, pages: str) -> None:
+def test_select_and_fill_form_fields(http: httpx.Client, tab: str, pages: str) -> None:
+    """Select by value and by text (after the refused ones) and fills, on their own fields of one load of form.html."""
+    # select errors
     open_page(http, tab, f"{pages}/form.html")
+    s = snap(http, tab)
+    res = act(http, tab, kind="select", ref=ref_of(s, "combobox", "Country"), value="Atlantis")
+    assert res.status_code == 400 and res.json()["code"] == "option_not_found"
+    assert "Germany" in res.json()["error"]  # lists what there is
+    assert js(http, tab, "document.getElementById('country').value") == ""
+    res = act(http, tab, kind="select", ref=ref_of(s, "button", "Save"), value="x")
+    assert res.status_code == 400 and res.json()["code"] == "not_a_select"
+    # select by value and by text (the same load)
     ref = ref_of(snap(http, tab), "combobox", "Country")
     out = ok(http, tab, kind="select", ref=ref, value="de")
     assert out["result"] == {"value": "de", "text": "Germany"}
@@ -293,17 +283,18 @@ def test_select_by_value_and_by_text(http: httpx.Client, tab: str, pages: str) -
     assert js(http, tab, "document.getElementById('country').value") == "fr"
     node = next(n for n in snap(http, tab)["nodes"] if n["name"] == "Country")
     assert node["value"] == "France"
-
-
-def test_select_errors(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
+    # fill form fields (the same load)
     s = snap(http, tab)
-    res = act(http, tab, kind="select", ref=ref_of(s, "combobox", "Country"), value="Atlantis")
-    assert res.status_code == 400 and res.json()["code"] == "option_not_found"
-    assert "Germany" in res.json()["error"]  # lists what there is
-    assert js(http, tab, "document.getElementById('country').value") == ""
-    res = act(http, tab, kind="select", ref=ref_of(s, "button", "Save"), value="x")
-    assert res.status_code == 400 and res.json()["code"] == "not_a_select"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Framework field"), value="typed by fill")
+    assert text_of(http, tab, "react-input") == "typed by fill"
+    assert text_of(http, tab, "react-change") == "typed by fill"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Bio"), text="multi\nline")
+    assert js(http, tab, "document.getElementById('bio').value") == "multi\nline"
+    ok(http, tab, kind="fill", ref=ref_of(s, "textbox", "Rich text"), value="rich words")
+    assert js(http, tab, "document.getElementById('editable').textContent") == "rich words"
+    # the snapshot shows the new values
+    values = {n["name"]: n.get("value") for n in snap(http, tab)["nodes"]}
+    assert values["Framework field"] == "typed by fill" and values["Rich text"] == "rich words"
 
 
 def test_fill_on_a_select_selects(http: httpx.Client, tab: str, pages: str) -> None:
@@ -347,7 +338,20 @@ def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -
 
 
 def test_check_and_uncheck(http: httpx.Client, tab: str, pages: str) -> None:
+    """Check and uncheck: refused ones, a radio, checkboxes and an ARIA switch, on one load of form.html."""
+    # check on something uncheckable
     open_page(http, tab, f"{pages}/form.html")
+    res = act(http, tab, kind="check", ref=ref_of(snap(http, tab), "button", "Save"))
+    assert res.status_code == 400 and res.json()["code"] == "not_checkable"
+    # unchecking a radio is a conflict (the same load)
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "uncheck", "selector": "#free"})
+    assert res.status_code == 409
+    assert res.json()["code"] == "cannot_uncheck_radio"
+    assert js(http, tab, "document.getElementById('free').checked") is True
+    # check radio (the same load)
+    ok(http, tab, kind="check", ref=ref_of(snap(http, tab), "radio", "Pro"))
+    assert js(http, tab, "[free.checked, pro.checked]") == [False, True]
+    # check and uncheck (the same load)
     s = snap(http, tab)
     news, alerts = ref_of(s, "checkbox", "Newsletter"), ref_of(s, "checkbox", "Alerts")
     assert ok(http, tab, kind="check", ref=news)["result"] == {"checked": True}
@@ -361,16 +365,7 @@ def test_check_and_uncheck(http: httpx.Client, tab: str, pages: str) -> None:
     assert js(http, tab, "[news.checked, alerts.checked, window.changes]") == [True, False, 0]
     nodes = {n["name"]: n for n in snap(http, tab)["nodes"]}
     assert nodes["Newsletter"]["checked"] is True and nodes["Alerts"]["checked"] is False
-
-
-def test_check_radio(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
-    ok(http, tab, kind="check", ref=ref_of(snap(http, tab), "radio", "Pro"))
-    assert js(http, tab, "[free.checked, pro.checked]") == [False, True]
-
-
-def test_check_aria_checkbox(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
+    # check aria checkbox (the same load)
     js(http, tab, """document.body.insertAdjacentHTML('beforeend',
         '<div role="switch" id="sw" aria-checked="false" tabindex="0" aria-label="Dark mode" ' +
         'onclick="this.setAttribute(\\'aria-checked\\', this.getAttribute(\\'aria-checked\\') === \\'true\\' ? \\'false\\' : \\'true\\')">Dark</div>')""")
@@ -381,12 +376,6 @@ def test_check_aria_checkbox(http: httpx.Client, tab: str, pages: str) -> None:
     assert js(http, tab, "sw.getAttribute('aria-checked')") == "true"
     ok(http, tab, kind="uncheck", ref=ref)
     assert js(http, tab, "sw.getAttribute('aria-checked')") == "false"
-
-
-def test_check_on_something_uncheckable(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
-    res = act(http, tab, kind="check", ref=ref_of(snap(http, tab), "button", "Save"))
-    assert res.status_code == 400 and res.json()["code"] == "not_checkable"
 
 
 # -- batches --------------------------------------------------------------------------------------
@@ -458,7 +447,10 @@ def test_actions_batch_validation(http: httpx.Client, tab: str) -> None:
 # -- failures -------------------------------------------------------------------------------------
 
 
-def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, pages: str) -> None:
+def test_refused_clicks_do_not_click(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    """Clicks on a covered, a disabled and an invisible button are refused and click nothing (one load of buttons.html)."""
+    # occluded click fails and does not click
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Covered button"))
     assert res.status_code == 500
@@ -468,6 +460,16 @@ def test_occluded_click_fails_and_does_not_click(http: httpx.Client, tab: str, p
     assert text_of(http, tab, "ccount") == "0"
     res = act(http, tab, kind="click", selector="#covered")
     assert res.status_code == 500 and text_of(http, tab, "ccount") == "0"
+    # disabled button (the same load)
+    js(http, tab, "window.clicked = 0; document.getElementById('disabled').parentElement.addEventListener('click', () => window.clicked++)")
+    res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Disabled button"))
+    assert res.status_code == 409
+    assert res.json()["code"] == "element_disabled"
+    assert js(http, tab, "window.clicked") == 0
+    # invisible element (the same load)
+    js(http, tab, "document.body.insertAdjacentHTML('beforeend', '<button id=\"ghost\" style=\"display:none\">Ghost</button>')")
+    res = act(http, tab, kind="click", selector="#ghost")
+    assert res.status_code == 409 and res.json()["code"] == "element_not_visible"
 
 
 def test_missing_ref(http: httpx.Client, refs_tab: str, pages: str) -> None:
@@ -529,15 +531,6 @@ def test_ref_after_navigation_is_stale(http: httpx.Client, tab: str, pages: str)
     assert text_of(http, tab, "count") == "0"
 
 
-def test_disabled_button(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    js(http, tab, "window.clicked = 0; document.getElementById('disabled').parentElement.addEventListener('click', () => window.clicked++)")
-    res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Disabled button"))
-    assert res.status_code == 409
-    assert res.json()["code"] == "element_disabled"
-    assert js(http, tab, "window.clicked") == 0
-
-
 def test_unknown_kind_and_missing_target(http: httpx.Client, tab: str) -> None:
     # refused before the page is touched: whatever page the tab shows
     res = act(http, tab, kind="smash", ref="e1")
@@ -546,13 +539,6 @@ def test_unknown_kind_and_missing_target(http: httpx.Client, tab: str) -> None:
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
     res = act(http, tab, kind="click", x=10)
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
-
-
-def test_invisible_element(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    js(http, tab, "document.body.insertAdjacentHTML('beforeend', '<button id=\"ghost\" style=\"display:none\">Ghost</button>')")
-    res = act(http, tab, kind="click", selector="#ghost")
-    assert res.status_code == 409 and res.json()["code"] == "element_not_visible"
 
 
 # -- frames ---------------------------------------------------------------------------------------
@@ -589,7 +575,8 @@ def test_click_inside_framed_iframe_below_the_fold(http: httpx.Client, tab: str,
     assert js(http, tab, "document.getElementById('inner').contentDocument.getElementById('inner-out').textContent") == "inner clicked"
 
 
-def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, tab: str, pages: str) -> None:
+def test_click_inside_a_covered_iframe_is_occluded(http: httpx.Client, quick_refusal: str, pages: str) -> None:
+    tab = quick_refusal
     open_page(http, tab, f"{pages}/iframe.html")
     js(http, tab, """(() => {
         const r = document.getElementById('inner').getBoundingClientRect();
@@ -620,9 +607,3 @@ def test_widgets_without_aria_roles_can_be_used(http: httpx.Client, tab: str, pa
     assert js(http, tab, "document.getElementById('editor').textContent") == "Hello there"
 
 
-def test_unchecking_a_radio_is_a_conflict(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
-    res = http.post(f"/tabs/{tab}/action", json={"kind": "uncheck", "selector": "#free"})
-    assert res.status_code == 409
-    assert res.json()["code"] == "cannot_uncheck_radio"
-    assert js(http, tab, "document.getElementById('free').checked") is True

@@ -101,7 +101,9 @@ def pdf_info(data: bytes) -> tuple[int, list[bytes]]:
 # print.html: four plain printed pages (large.html printed 7 pages of controls, ~3 s a PDF on the loaded machine)
 
 
-def test_pdf_get(http: httpx.Client, tab: str, pages: str) -> None:
+def test_pdf_get_and_post(http: httpx.Client, tab: str, pages: str) -> None:
+    """PDFs through GET and POST, on one load of print.html."""
+    # pdf get
     open_page(http, tab, f"{pages}/print.html")
     portrait, boxes = pdf_info(base64.b64decode(http.get(f"/tabs/{tab}/pdf").json()["base64"]))
     assert portrait > 2 and boxes[0] == (b"612", b"792")
@@ -113,10 +115,7 @@ def test_pdf_get(http: httpx.Client, tab: str, pages: str) -> None:
     assert two == 2
     raw = http.get(f"/tabs/{tab}/pdf", params={"raw": "true"})
     assert raw.headers["content-type"] == "application/pdf" and raw.content.startswith(b"%PDF-")
-
-
-def test_pdf_post(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/print.html")
+    # pdf post (the same load)
     res = http.post(f"/tabs/{tab}/pdf", json={"landscape": True, "pageRanges": "1", "scale": 0.8})
     assert res.status_code == 200, res.text
     count, boxes = pdf_info(base64.b64decode(res.json()["base64"]))
@@ -160,7 +159,9 @@ def test_evaluate_is_disabled_by_default(http: httpx.Client, locked_bridge: str)
     http.post(f"{locked_bridge}/tabs/{tab}/close")
 
 
-def test_evaluate(http: httpx.Client, tab: str, pages: str) -> None:
+def test_evaluate_and_values_json_cannot_hold(http: httpx.Client, tab: str, pages: str) -> None:
+    """Evaluate, and values JSON cannot hold, on one load of table.html."""
+    # evaluate
     open_page(http, tab, f"{pages}/table.html")
 
     def ev(expression: str) -> httpx.Response:
@@ -174,10 +175,7 @@ def test_evaluate(http: httpx.Client, tab: str, pages: str) -> None:
     # page globals are visible: evaluate runs in the page's world
     assert ev("typeof edit").json() == {"result": "function"}
     assert ev("window.x = 41; x + 1").json() == {"result": 42}
-
-
-def test_evaluate_values_json_cannot_hold(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/table.html")
+    # evaluate values json cannot hold (the same load)
 
     def result(expression: str) -> Any:
         res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
@@ -277,7 +275,9 @@ def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
 # -- wait -----------------------------------------------------------------------------------------
 
 
-def test_wait_for_selector_inserted_later(http: httpx.Client, tab: str, pages: str) -> None:
+def test_waits_for_what_comes_later(http: httpx.Client, tab: str, pages: str) -> None:
+    """Waits for an element, a text, both, and a text after a navigation, on one load of login.html."""
+    # wait for selector inserted later
     open_page(http, tab, f"{pages}/login.html")
     js(http, tab, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<div id=\"late\">Late arrival</div>'), 400)")
     res = http.post(f"/tabs/{tab}/wait", json={"selector": "#late", "timeout": 10000})
@@ -288,10 +288,7 @@ def test_wait_for_selector_inserted_later(http: httpx.Client, tab: str, pages: s
     assert body["present"] is True and isinstance(body["elapsedMs"], int) and body["elapsedMs"] >= 0
     assert js(http, tab, "document.querySelector('#late').textContent") == "Late arrival"
     assert js(http, tab, "!!document.getElementById('late')") is True
-
-
-def test_wait_for_text(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    # wait for text (the same load)
     js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'All systems go', 300)")
     body = http.post("/wait", json={"tabId": tab, "text": "All systems go", "timeout": 10000}).json()
     assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
@@ -299,17 +296,21 @@ def test_wait_for_text(http: httpx.Client, tab: str, pages: str) -> None:
     # already there: answers at once
     body = http.post(f"/tabs/{tab}/wait", json={"text": "Welcome back"}).json()
     assert body["present"] is True and body["elapsedMs"] < 500
-
-
-def test_wait_for_selector_and_text_together(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    # wait for selector and text together (the same load)
     js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'Ready', 300)")
     body = http.post(f"/tabs/{tab}/wait", json={"selector": "#status", "text": "Ready", "timeout": 10000}).json()
     assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
     assert js(http, tab, "document.getElementById('status').textContent") == "Ready"
+    # wait survives a navigation (the same load)
+    js(http, tab, f"setTimeout(() => location.href = '{pages}/table.html', 200)")
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "Grace Hopper", "timeout": 5000}).json()
+    assert body["present"] is True
 
 
-def test_wait_times_out(http: httpx.Client, tab: str, pages: str) -> None:
+def test_wait_times_out_and_is_capped(http: httpx.Client, tab: str, pages: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waits that time out, the one asked for more than the cap at the cap, on one load of login.html."""
+    # wait times out
     open_page(http, tab, f"{pages}/login.html")
     started = time.monotonic()
     body = http.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": 400}).json()
@@ -318,13 +319,21 @@ def test_wait_times_out(http: httpx.Client, tab: str, pages: str) -> None:
     assert time.monotonic() - started < 2
     body = http.post(f"/tabs/{tab}/wait", json={"text": "never ever", "timeout": 0}).json()
     assert body["present"] is False and body["elapsedMs"] < 500
+    # wait timeout is capped at 30s (the same load): asked for 60 s, the wait ends at the cap, 30 s.
+    # The session bridge runs in this process: a 0.3 s cap instead (waiting 30 s held a worker for
+    # 30 s) takes the same path.
+    from pinchtab.models import core
 
-
-def test_wait_survives_a_navigation(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
-    js(http, tab, f"setTimeout(() => location.href = '{pages}/table.html', 200)")
-    body = http.post(f"/tabs/{tab}/wait", json={"text": "Grace Hopper", "timeout": 5000}).json()
-    assert body["present"] is True
+    assert core.MAX_WAIT_MS == 30000
+    cap = 300
+    monkeypatch.setattr(core, "MAX_WAIT_MS", cap)  # read as a request is validated
+    started = time.monotonic()
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#never-there", "timeout": 60000})
+    seconds = time.monotonic() - started
+    assert res.status_code == 200
+    assert res.json()["present"] is False
+    assert cap <= res.json()["elapsedMs"] < cap + 1500
+    assert seconds < cap / 1000 + 3
 
 
 def test_wait_errors(http: httpx.Client, tab: str) -> None:
@@ -335,24 +344,6 @@ def test_wait_errors(http: httpx.Client, tab: str) -> None:
     assert res.status_code == 400 and res.json()["code"] == "bad_selector"
     res = http.post(f"/tabs/{tab}/wait", json={"selector": "#x", "timeout": "soon"})
     assert res.status_code == 400
-
-
-def test_wait_timeout_is_capped_at_30s(http: httpx.Client, tab: str, pages: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Asked for 60 s, the wait ends at the cap, 30 s. The session bridge runs in this process: a
-    1 s cap instead (waiting 30 s held a worker for 30 s) takes the same path."""
-    from pinchtab.models import core
-
-    assert core.MAX_WAIT_MS == 30000
-    cap = 1000
-    monkeypatch.setattr(core, "MAX_WAIT_MS", cap)  # read as a request is validated
-    open_page(http, tab, f"{pages}/login.html")
-    started = time.monotonic()
-    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#never-there", "timeout": 60000})
-    seconds = time.monotonic() - started
-    assert res.status_code == 200
-    assert res.json()["present"] is False
-    assert cap <= res.json()["elapsedMs"] < cap + 1500
-    assert seconds < cap / 1000 + 3
 
 
 def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab: str, pages: str,

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab, ref_of, snap
+from tests.e2e.test_actions import give_up_soon
 from tests.fixtures.harness import PAGES
 
 
@@ -67,7 +68,8 @@ shared_tab = pytest.fixture(scope="module", name="shared_tab")(open_tab)
 @pytest.fixture()
 def page(http: httpx.Client, site: str, shared_tab: str) -> str:
     """The module's tab on a fresh interaction.html (each test answers the dialogs it opens and
-    releases the keys and buttons it holds)."""
+    releases the keys and buttons it holds). Cases on different elements of the page share a test,
+    and one load: a navigation costs Chromium ~0.16 s of CPU, more than the rest of such a case."""
     open_page(http, shared_tab, f"{site}/interaction.html")
     return shared_tab
 
@@ -124,48 +126,21 @@ def test_beforeunload_answered_by_the_action(http: httpx.Client, page: str) -> N
     assert js(http, page, "location.pathname") == "/index.html"
 
 
-def test_dialog_errors(http: httpx.Client, page: str) -> None:
+def test_refused_requests_and_a_download_leave_the_page_alone(http: httpx.Client, page: str, tmp_path: Path,
+                                                              site: str) -> None:
+    """Bad dialog answers, drags and uploads, and a download through the tab, on one load of the page."""
+    # dialog errors
     res = http.post(f"/tabs/{page}/dialog", json={"action": "accept"})
     assert res.status_code == 400 and res.json()["code"] == "no_dialog"
     assert http.post(f"/tabs/{page}/dialog", json={"action": "maybe"}).status_code == 400
     assert http.post(f"/tabs/{page}/dialog", json={}).status_code == 400
-
-
-def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, page: str) -> None:
-    tab = page  # the session bridge keeps browser.dialogs at its default
-    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
-    assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
-    assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
-    assert js(http, tab, "document.getElementById('confirm').textContent") == "yes"
-    out = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask", "dialogAction": "dismiss"}).json()
-    assert out["dialog"]["action"] == "dismiss" and js(http, tab, "document.getElementById('confirm').textContent") == "no"
-
-
-# -- files ------------------------------------------------------------------------------------------
-
-
-def test_upload_received_by_the_server(http: httpx.Client, page: str, site: str) -> None:
-    content = b"quarterly numbers\n"
-    data = "data:text/plain;base64," + base64.b64encode(content).decode()
-    res = http.post(f"/tabs/{page}/upload", json={"selector": "#file", "files": [data]})
-    assert res.status_code == 200 and res.json()["files"] == 1, res.text
-    assert js(http, page, "document.getElementById('file').files[0].size") == len(content)
-    _Pages.received.clear()
-    act(http, page, kind="click", selector="button[type=submit]", waitNav=True)
-    assert len(_Pages.received) == 1 and content in _Pages.received[0]
-
-
-def test_upload_from_an_allowed_path_and_by_ref(http: httpx.Client, page: str, state_dir: Path) -> None:
-    (state_dir / "uploads").mkdir(exist_ok=True)
-    (state_dir / "uploads" / "photo.png").write_bytes(b"\x89PNG fake")
-    s = snap(http, page, filter="interactive")
-    ref = next(n["ref"] for n in s["nodes"] if n["name"].startswith("Photos"))
-    res = http.post(f"/tabs/{page}/upload", json={"ref": ref, "paths": ["photo.png"]})
-    assert res.status_code == 200, res.text
-    assert js(http, page, "document.getElementById('photos').files[0].name") == "photo.png"
-
-
-def test_upload_bad_input_leaves_the_page_alone(http: httpx.Client, page: str, tmp_path: Path) -> None:
+    # drag to nowhere is refused
+    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1", "toX": 5000, "toY": 10})
+    assert res.status_code == 400 and res.json()["code"] == "target_outside_viewport"
+    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1"})
+    assert res.status_code == 400 and res.json()["code"] == "missing_target"
+    assert js(http, page, "order()") == "One,Two,Three"
+    # upload bad input leaves the page alone
     outside = tmp_path / "secret.txt"
     outside.write_text("x")
     cases = [
@@ -181,9 +156,7 @@ def test_upload_bad_input_leaves_the_page_alone(http: httpx.Client, page: str, t
         assert res.status_code == 400 and res.json()["code"] == code, (body, res.text)
     assert http.post(f"/tabs/{page}/upload", json={"selector": "#nope", "files": ["aGk="]}).status_code == 404
     assert js(http, page, "document.getElementById('file').files.length") == 0
-
-
-def test_download_url_through_the_browser_session(http: httpx.Client, page: str, site: str) -> None:
+    # download url through the browser session
     res = http.get(f"/tabs/{page}/download", params={"url": f"{site}/report.csv"})
     assert res.status_code == 200, res.text
     body = res.json()
@@ -198,6 +171,41 @@ def test_download_url_through_the_browser_session(http: httpx.Client, page: str,
     assert escape.status_code == 400
 
 
+def test_default_policy_leaves_the_dialog_to_the_agent(http: httpx.Client, page: str) -> None:
+    tab = page  # the session bridge keeps browser.dialogs at its default
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask"})
+    assert res.status_code == 409 and res.json()["dialog"]["message"] == "Delete the draft?"
+    assert http.post(f"/tabs/{tab}/dialog", json={"action": "accept"}).json()["action"] == "accept"
+    assert js(http, tab, "document.getElementById('confirm').textContent") == "yes"
+    out = http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#ask", "dialogAction": "dismiss"}).json()
+    assert out["dialog"]["action"] == "dismiss" and js(http, tab, "document.getElementById('confirm').textContent") == "no"
+
+
+# -- files ------------------------------------------------------------------------------------------
+
+
+def test_uploads_by_path_and_ref_then_received_by_the_server(http: httpx.Client, page: str, state_dir: Path,
+                                                             site: str) -> None:
+    """An upload from an allowed path by ref, then one sent with the form, on one load of the page."""
+    # upload from an allowed path and by ref
+    (state_dir / "uploads").mkdir(exist_ok=True)
+    (state_dir / "uploads" / "photo.png").write_bytes(b"\x89PNG fake")
+    s = snap(http, page, filter="interactive")
+    ref = next(n["ref"] for n in s["nodes"] if n["name"].startswith("Photos"))
+    res = http.post(f"/tabs/{page}/upload", json={"ref": ref, "paths": ["photo.png"]})
+    assert res.status_code == 200, res.text
+    assert js(http, page, "document.getElementById('photos').files[0].name") == "photo.png"
+    # upload received by the server
+    content = b"quarterly numbers\n"
+    data = "data:text/plain;base64," + base64.b64encode(content).decode()
+    res = http.post(f"/tabs/{page}/upload", json={"selector": "#file", "files": [data]})
+    assert res.status_code == 200 and res.json()["files"] == 1, res.text
+    assert js(http, page, "document.getElementById('file').files[0].size") == len(content)
+    _Pages.received.clear()
+    act(http, page, kind="click", selector="button[type=submit]", waitNav=True)
+    assert len(_Pages.received) == 1 and content in _Pages.received[0]
+
+
 def test_download_refuses_loopback_by_default(bridge_config: Any, http: httpx.Client, pages: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # security.downloadAllowedDomains at its default (read per download)
@@ -209,21 +217,13 @@ def test_download_refuses_loopback_by_default(bridge_config: Any, http: httpx.Cl
 # -- pointer, keyboard, drag, click modes ------------------------------------------------------------
 
 
-def test_html5_drag_reorders_a_list(http: httpx.Client, page: str) -> None:
+def test_drag_pointer_path_and_held_keys(http: httpx.Client, page: str) -> None:
+    """A drag, a pointer path on the canvas and a held Shift, each on its own element of one load of the page."""
+    # html5 drag reorders a list
     out = act(http, page, kind="drag", selector="#i3", toSelector="#i1")
     assert out["result"]["html5"] is True
     assert js(http, page, "order()") == "Three,One,Two"
-
-
-def test_drag_to_nowhere_is_refused(http: httpx.Client, page: str) -> None:
-    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1", "toX": 5000, "toY": 10})
-    assert res.status_code == 400 and res.json()["code"] == "target_outside_viewport"
-    res = http.post(f"/tabs/{page}/action", json={"kind": "drag", "selector": "#i1"})
-    assert res.status_code == 400 and res.json()["code"] == "missing_target"
-    assert js(http, page, "order()") == "One,Two,Three"
-
-
-def test_pointer_path_on_a_canvas(http: httpx.Client, page: str) -> None:
+    # pointer path on a canvas
     box = http.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
     act(http, page, kind="scrollintoview", selector="#pad")
     box = http.get(f"/tabs/{page}/box", params={"ref": "#pad"}).json()["box"]
@@ -238,18 +238,7 @@ def test_pointer_path_on_a_canvas(http: httpx.Client, page: str) -> None:
     assert stroke[-1][0] - stroke[0][0] >= 140  # the path went where the pointer went
     res = http.post(f"/tabs/{page}/action", json={"kind": "mouse-move"})
     assert res.status_code == 400 and res.json()["code"] == "missing_target"
-
-
-def test_covered_button_clicked_in_dom_and_dispatch_modes(http: httpx.Client, page: str) -> None:
-    ref = ref_of(snap(http, page, filter="interactive"), "button", "Pay now")
-    err = act(http, page, 500, kind="click", ref=ref)
-    assert err["code"] == "element_occluded" and "Cookie banner" in err["error"]
-    act(http, page, kind="click", ref=ref, mode="dom")
-    act(http, page, kind="click", ref=ref, mode="dispatch")
-    assert js(http, page, "window.coveredClicks") == 2
-
-
-def test_held_shift_and_keyboard_text(http: httpx.Client, page: str) -> None:
+    # held shift and keyboard text
     act(http, page, kind="focus", selector="#plain")
     act(http, page, kind="keydown", key="Shift")
     act(http, page, kind="keyboard-type", text="abc")
@@ -257,6 +246,17 @@ def test_held_shift_and_keyboard_text(http: httpx.Client, page: str) -> None:
     act(http, page, kind="keyboard-type", text="de")
     act(http, page, kind="keyboard-inserttext", text=" fast")
     assert js(http, page, "document.getElementById('plain').value") == "ABCde fast"
+
+
+def test_covered_button_clicked_in_dom_and_dispatch_modes(http: httpx.Client, page: str, bridge_server: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    give_up_soon(bridge_server, page, monkeypatch)  # on the covered button
+    ref = ref_of(snap(http, page, filter="interactive"), "button", "Pay now")
+    err = act(http, page, 500, kind="click", ref=ref)
+    assert err["code"] == "element_occluded" and "Cookie banner" in err["error"]
+    act(http, page, kind="click", ref=ref, mode="dom")
+    act(http, page, kind="click", ref=ref, mode="dispatch")
+    assert js(http, page, "window.coveredClicks") == 2
 
 
 # -- clipboard --------------------------------------------------------------------------------------
@@ -307,7 +307,9 @@ def mcp(bridge: str) -> Iterator[Any]:
         yield session
 
 
-def test_mcp_dialogs(mcp: Any, http: httpx.Client, page: str) -> None:
+def test_mcp_dialogs_and_files(mcp: Any, http: httpx.Client, page: str, site: str) -> None:
+    """The MCP dialog, upload and download tools on one load of the page."""
+    # mcp dialogs
     refs = {n["name"]: n["ref"] for n in snap(http, page, filter="interactive")["nodes"]}
     err = mcp.error("pinchtab_click", {"ref": refs["Delete draft"], "tabId": page})
     assert err.startswith("HTTP 409: a confirm dialog \"Delete the draft?\" is open") and "pinchtab_dialog" in err
@@ -318,9 +320,7 @@ def test_mcp_dialogs(mcp: Any, http: httpx.Client, page: str) -> None:
     mcp.json("pinchtab_click", {"ref": refs["Set name"], "tabId": page, "dialogAction": "accept", "dialogText": "Lin"})
     assert text(http, page, "prompt") == "Lin"
     assert "HTTP 400" in mcp.error("pinchtab_dialog", {"action": "accept", "tabId": page})
-
-
-def test_mcp_files(mcp: Any, http: httpx.Client, page: str, site: str) -> None:
+    # mcp files
     data = "data:text/plain;base64," + base64.b64encode(b"from mcp").decode()
     assert mcp.json("pinchtab_upload", {"selector": "#file", "files": [data], "tabId": page})["files"] == 1
     assert js(http, page, "document.getElementById('file').files[0].size") == 8
@@ -328,7 +328,9 @@ def test_mcp_files(mcp: Any, http: httpx.Client, page: str, site: str) -> None:
     assert base64.b64decode(got["data"]) == (PAGES / "report.csv").read_bytes()
 
 
-def test_mcp_input_tools(mcp: Any, http: httpx.Client, page: str) -> None:
+def test_mcp_input_tools(mcp: Any, http: httpx.Client, page: str, bridge_server: Any,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    give_up_soon(bridge_server, page, monkeypatch)  # on the covered button
     assert mcp.json("pinchtab_drag", {"ref": "#i3", "toSelector": "#i1", "tabId": page})["result"]["html5"]
     assert js(http, page, "order()") == "Three,One,Two"
     mcp.json("pinchtab_scroll_into_view", {"selector": "#pad", "tabId": page})

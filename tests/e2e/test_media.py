@@ -1,6 +1,10 @@
 """What a person watches, through a server (its default bridge in process): /screencast (a websocket
 relayed to the bridge), the take-over input a viewer sends through /action, /screencast/tabs,
-/record (HTTP and CLI), screenshot?annotate=true, /annotate, and the MCP screenshot's annotate."""
+/record (HTTP and CLI), screenshot?annotate=true, /annotate, and the MCP screenshot's annotate.
+
+The server is the app ``pinchtab server`` serves, with the same instance manager and embedded
+bridge, run in a thread of this process (tests.conftest.ServerThread): a ``pinchtab server``
+process costs ~2 s of CPU to start, and test_server and test_server_in_process run the real one."""
 
 from __future__ import annotations
 
@@ -8,36 +12,67 @@ import asyncio
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
+import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from tests.e2e.test_server import ServerProc, running_server, wait_until
+from tests.conftest import ServerThread
+from tests.e2e.test_server import wait_until
+from tests.fixtures.harness import free_port
 
 # A page that repaints every 50 ms, so a screencast sends frames continuously.
-ANIMATE = ("setInterval(() => { document.body.style.background = ['#fdd', '#ddf'][Math.floor(Date.now() / 50) % 2] }, 50);"
-           " window.__clicks = []; addEventListener('click', e => __clicks.push([e.clientX, e.clientY, e.shiftKey])); 1")
+ANIMATE = "window.__animation = setInterval(() => { document.body.style.background = ['#fdd', '#ddf'][Math.floor(Date.now() / 50) % 2] }, 50); 1"
+CLICKS = "window.__clicks = []; addEventListener('click', e => __clicks.push([e.clientX, e.clientY, e.shiftKey])); 1"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    srv = ServerProc(tmp_path_factory.mktemp("screencast"),
-                     extra={"server": {"defaultInProcess": "on"}, "security": {"allowScreencast": True}})
-    yield from running_server(srv)
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
+    """The server (``url``) and a client of it (``http``), once its default instance runs."""
+    from pinchtab.cli import _embed_bridge
+    from pinchtab.config import load_config
+    from pinchtab.server.app import create_app
+    from pinchtab.server.instances import InstanceManager
+    from pinchtab.server.profiles import ProfileStore
+    from pinchtab.server.upstream import Upstream
+
+    state = tmp_path_factory.mktemp("screencast") / "state"
+    config = load_config({"server": {"port": free_port(), "stateDir": str(state), "instancePortStart": free_port(),
+                                     "defaultInProcess": "on"},
+                          "security": {"allowEvaluate": True, "allowCookies": True, "allowScreencast": True}}, environ={})
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
+                              lambda: Upstream(config.security.attach.ca_file), embed_default=_embed_bridge)
+    with ServerThread(create_app(config, manager=manager), config.server.port) as srv, \
+            httpx.Client(base_url=srv.url, timeout=60, trust_env=False) as http:
+        def default_runs() -> bool:
+            return any(i.get("default") and i["status"] == "running" for i in http.get("/instances").json()["instances"])
+
+        wait_until(default_runs, 60, "the default instance", 0.05)
+        yield SimpleNamespace(url=srv.url, http=http)
 
 
 @pytest.fixture(scope="module")
-def tab(server: ServerProc, pages: str) -> str:
+def tab(server: SimpleNamespace, pages: str) -> str:
     res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html", "newTab": True})
     assert res.status_code == 200, res.text
     tab_id = res.json()["tabId"]
-    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": ANIMATE}).status_code == 200
+    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": CLICKS}).status_code == 200
     return tab_id
 
 
+@pytest.fixture()
+def animating(server: SimpleNamespace, tab: str) -> Iterator[None]:
+    """The module's tab repaints every 50 ms during the test (a page that repaints costs Chromium
+    ~0.1 s of CPU a second: only the tests that need frames have it)."""
+    assert server.http.post("/evaluate", json={"tabId": tab, "expression": ANIMATE}).status_code == 200
+    yield
+    assert server.http.post("/evaluate", json={"tabId": tab, "expression": "clearInterval(__animation); 1"}).status_code == 200
+
+
 @pytest.fixture(scope="module")
-def form(server: ServerProc, pages: str) -> str:
+def form(server: SimpleNamespace, pages: str) -> str:
     """A second tab, on form.html, for the annotation tests (a new tab costs a renderer; a
     navigation of this one does not)."""
     res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
@@ -50,7 +85,7 @@ async def frames(url: str, count: int) -> list[bytes]:
         return [await asyncio.wait_for(ws.recv(), 30) for _ in range(count)]  # type: ignore[misc]
 
 
-def test_frames_of_a_tab_through_the_server_and_by_instance(server: ServerProc, tab: str) -> None:
+def test_frames_of_a_tab_through_the_server_and_by_instance(server: SimpleNamespace, tab: str, animating: None) -> None:
     ws = server.url.replace("http", "ws")
     got = asyncio.run(frames(f"{ws}/screencast?tabId={tab}&fps=10&quality=50&maxWidth=400", 3))
     assert all(isinstance(f, bytes) and f[:3] == b"\xff\xd8\xff" for f in got), "JPEG frames"
@@ -63,14 +98,14 @@ def test_frames_of_a_tab_through_the_server_and_by_instance(server: ServerProc, 
     assert plain.status_code == 426 and plain.json()["code"] == "websocket_required"
 
 
-def test_an_unknown_tab_is_refused_before_the_upgrade(server: ServerProc) -> None:
+def test_an_unknown_tab_is_refused_before_the_upgrade(server: SimpleNamespace) -> None:
     ws = server.url.replace("http", "ws")
     with pytest.raises(InvalidStatus) as refused:
         asyncio.run(frames(f"{ws}/screencast?tabId=NOPE", 1))
     assert refused.value.response.status_code == 404
 
 
-def test_take_over_input_lands_where_the_frame_shows_it(server: ServerProc, tab: str) -> None:
+def test_take_over_input_lands_where_the_frame_shows_it(server: SimpleNamespace, tab: str) -> None:
     size = server.http.post("/evaluate", json={"tabId": tab, "expression": "[innerWidth, innerHeight]"}).json()["result"]
     # A click at frame pixel (200, 100) of a frame twice the viewport's size is CSS pixel (100, 50).
     res = server.http.post("/action", json={"tabId": tab, "kind": "click", "x": 200, "y": 100, "frameW": size[0] * 2,
@@ -80,22 +115,22 @@ def test_take_over_input_lands_where_the_frame_shows_it(server: ServerProc, tab:
     assert clicks[-1] == [100, 50, True]
 
 
-def _record(server: ServerProc, tab: str, fmt: str) -> dict:
+def _record(server: SimpleNamespace, tab: str, fmt: str) -> dict:
     res = server.http.post("/record/start", json={"tabId": tab, "format": fmt, "fps": 10, "quality": 50, "scale": 0.5})
     assert res.status_code == 200, res.text
     assert res.json() == {"status": "recording", "format": fmt, "fps": 10, "quality": 50, "tabId": tab}
     again = server.http.post("/record/start", json={"tabId": tab})
     assert again.status_code == 409, "one recording per bridge"
-    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 5, 30, "five frames")
+    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 5, 30, "five frames", 0.05)
     stop = server.http.post("/record/stop", json={})
     assert stop.status_code == 200 and stop.json()["status"] == "encoding", stop.text
-    wait_until(lambda: server.http.get("/record/status").json()["state"] == "finished", 60, "the encoding")
+    wait_until(lambda: server.http.get("/record/status").json()["state"] == "finished", 60, "the encoding", 0.05)
     status = server.http.get("/record/status").json()
     assert status["outputPath"] == stop.json()["path"] and "error" not in status, status
     return status
 
 
-def test_record_a_gif(server: ServerProc, tab: str) -> None:
+def test_record_a_gif(server: SimpleNamespace, tab: str, animating: None) -> None:
     from PIL import Image
 
     assert server.http.post("/record/stop", json={}).status_code == 400, "nothing to stop"
@@ -111,12 +146,12 @@ def test_record_a_gif(server: ServerProc, tab: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not on PATH")
-def test_record_webm_through_ffmpeg(server: ServerProc, tab: str) -> None:
+def test_record_webm_through_ffmpeg(server: SimpleNamespace, tab: str, animating: None) -> None:
     status = _record(server, tab, "webm")
     assert Path(status["outputPath"]).read_bytes()[:4] == b"\x1a\x45\xdf\xa3"  # Matroska/WebM
 
 
-def test_record_from_the_cli(server: ServerProc, tab: str, tmp_path: Path) -> None:
+def test_record_from_the_cli(server: SimpleNamespace, tab: str, animating: None, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from pinchtab.cli import main
@@ -126,13 +161,13 @@ def test_record_from_the_cli(server: ServerProc, tab: str, tmp_path: Path) -> No
     out = tmp_path / "cli.gif"
     started = runner.invoke(main, ["record", "start", str(out), "--fps", "10", "--tab", tab], env=env)
     assert started.exit_code == 0, started.output
-    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 3, 30, "three frames")
+    wait_until(lambda: server.http.get("/record/status").json()["frames"] >= 3, 30, "three frames", 0.05)
     stopped = runner.invoke(main, ["record", "stop"], env=env)
     assert stopped.exit_code == 0, stopped.output
     assert out.read_bytes()[:6] == b"GIF89a"
 
 
-def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, form: str) -> None:
+def test_screenshot_annotate_draws_the_refs_into_the_image(server: SimpleNamespace, form: str) -> None:
     import base64
     import io
 
@@ -154,7 +189,7 @@ def test_screenshot_annotate_draws_the_refs_into_the_image(server: ServerProc, f
     assert inside["annotations"] and all(a["box"]["x"] >= 0 and a["box"]["y"] < 60 for a in inside["annotations"])
 
 
-def test_annotate_overlay_copies_a_reference_and_clears(server: ServerProc, form: str, pages: str) -> None:
+def test_annotate_overlay_copies_a_reference_and_clears(server: SimpleNamespace, form: str, pages: str) -> None:
     res = server.http.post(f"/tabs/{form}/navigate", json={"url": f"{pages}/form.html"})  # a new document
     assert res.status_code == 200, res.text
     shown = server.http.get("/annotate", params={"tabId": form}).json()
@@ -172,7 +207,7 @@ def test_annotate_overlay_copies_a_reference_and_clears(server: ServerProc, form
     assert gone.json()["result"] is True
 
 
-def test_mcp_screenshot_with_annotate(server: ServerProc, tab: str) -> None:
+def test_mcp_screenshot_with_annotate(server: SimpleNamespace, tab: str) -> None:
     from pinchtab.client import AsyncClient
     from pinchtab.mcp.tools.content import TOOLS
 

@@ -27,7 +27,8 @@ fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 def login_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     """A tab of its own on login.html for the tests that read its refs: the first snapshot of a
     tab numbers them from e0 in document order, whichever format asks first, and the later ones
-    keep them (the tests leave the page's elements where they are)."""
+    keep them (the tests leave the page's elements where they are). Other tests that only read
+    login.html read it here too (one load, not one a test)."""
     yield from open_tab(http, f"{pages}/login.html")
 
 
@@ -36,6 +37,10 @@ def large_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     """A tab of its own on large.html for the tests that only read it (one load of the big page,
     not one a test)."""
     yield from open_tab(http, f"{pages}/large.html")
+
+
+# The pages a tab of the module shows for tests that only read them.
+READ_ONLY_TABS = {"login.html": "login_tab", "large.html": "large_tab"}
 
 
 def snapshot_text(http: httpx.Client, tab: str, **params: Any) -> str:
@@ -100,6 +105,7 @@ def test_roles_and_names_are_chromium_s(http: httpx.Client, tab: str, pages: str
     assert ("combobox", "Country") in got
     assert ("checkbox", "Newsletter") in got and ("radio", "Pro") in got
     assert ("group", "Notifications") in got and ("textbox", "Rich text") in got
+    assert_no_structural_noise(http, tab)
 
 
 def test_json_fields(http: httpx.Client, tab: str, pages: str) -> None:
@@ -134,8 +140,8 @@ def test_password_value_is_masked(http: httpx.Client, tab: str, pages: str) -> N
     assert node["value"] == "\u2022" * 8  # PinchTab's mask: filled, of no telling length
 
 
-def test_interactive_filter(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+def test_interactive_filter(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab  # reads login.html
     full = snap(http, tab)
     inter = snap(http, tab, filter="interactive")
     assert snap(http, tab, interactive="true") == inter
@@ -200,8 +206,8 @@ def test_yaml_format(http: httpx.Client, login_tab: str) -> None:
     assert '    - checkbox "Remember me" [ref=e9] [unchecked]' in lines
 
 
-def test_depth(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+def test_depth(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab  # reads login.html
     full = snap(http, tab)
     for depth in (0, 1, 2):
         s = snap(http, tab, depth=depth)
@@ -227,8 +233,8 @@ def test_selector_subtree(http: httpx.Client, fresh_tab: str, pages: str) -> Non
     assert roles_names(inter) == [("link", "Home"), ("link", "Table")]
 
 
-def test_selector_errors(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+def test_selector_errors(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab  # reads login.html
     res = http.get(f"/tabs/{tab}/snapshot", params={"selector": "###"})
     assert res.status_code == 400 and res.json()["code"] == "bad_selector"
     assert "###" in res.json()["error"]
@@ -306,6 +312,7 @@ def test_same_origin_iframe_content_is_included(http: httpx.Client, tab: str, pa
     assert ("textbox", "Inner name") in got and ("button", "Inner button") in got
     inner = next(n for n in s["nodes"] if n["name"] == "Inner button")
     assert isinstance(inner["nodeId"], int)
+    assert_no_structural_noise(http, tab)
 
 
 def test_hidden_elements_are_excluded_and_open_shadow_dom_included(http: httpx.Client, tab: str, pages: str) -> None:
@@ -316,6 +323,7 @@ def test_hidden_elements_are_excluded_and_open_shadow_dom_included(http: httpx.C
     assert "Invisible" not in names  # visibility:hidden
     assert "Shadow button" in names
     assert "Shadow button" in [n["name"] for n in snap(http, tab, filter="interactive")["nodes"]]
+    assert_no_structural_noise(http, tab)
 
 
 def test_visibility_hidden_parent_with_visible_child(http: httpx.Client, tab: str, pages: str) -> None:
@@ -327,15 +335,24 @@ def test_visibility_hidden_parent_with_visible_child(http: httpx.Client, tab: st
     assert not any("Secret words" in n for n in names)
 
 
-@pytest.mark.parametrize("page", ["login.html", "buttons.html", "form.html", "table.html", "iframe.html", "index.html",
-                                  "events.html", "widgets.html", "large.html"])
-def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str) -> None:
-    open_page(http, tab, f"{pages}/{page}")
+def assert_no_structural_noise(http: httpx.Client, tab: str) -> None:
+    """No generic or presentational node, no blank text, in the full and the interactive snapshot."""
     for params in ({}, {"filter": "interactive"}):
         for node in snap(http, tab, **params)["nodes"]:
             assert node["role"] not in STRUCTURAL, node
             if node["role"] == "text":
                 assert node["name"].strip(), node
+
+
+# form.html, table.html, iframe.html, index.html and widgets.html: checked by the tests that read them
+# (one load each, not two), login.html and large.html on the tabs that show them to readers.
+@pytest.mark.parametrize("page", ["login.html", "buttons.html", "events.html", "large.html"])
+def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str, request: pytest.FixtureRequest) -> None:
+    if page in READ_ONLY_TABS:  # a tab of the module that shows it already
+        tab = request.getfixturevalue(READ_ONLY_TABS[page])
+    else:
+        open_page(http, tab, f"{pages}/{page}")
+    assert_no_structural_noise(http, tab)
 
 
 def test_large_page(http: httpx.Client, large_tab: str) -> None:
@@ -359,21 +376,21 @@ def test_large_page(http: httpx.Client, large_tab: str) -> None:
     assert all(isinstance(i, int) for i in ids) and len(set(ids)) == len(ids)
 
 
-def test_snapshot_on_the_current_tab_and_unknown_tab(http: httpx.Client, tab: str, pages: str) -> None:
+def test_table_rows_on_the_current_tab(http: httpx.Client, tab: str, pages: str) -> None:
+    """Table rows, through /snapshot?tabId and the tab's own route, on one load of table.html; an unknown tab."""
+    # snapshot on the current tab and unknown tab
     open_page(http, tab, f"{pages}/table.html")
     res = http.get("/snapshot", params={"tabId": tab})
     assert res.status_code == 200 and res.json()["title"] == "Team table"
     res = http.get("/tabs/NOPE/snapshot")
     assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
-
-
-def test_table_rows(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/table.html")
+    # table rows (the same load)
     s = snap(http, tab)
     got = roles_names(s)
     assert ("table", "Team members") in got
     assert ("cell", "Ada Lovelace") in got and ("columnheader", "Role") in got
     assert [name for role, name in got if role == "button"] == ["Edit", "Edit", "Edit"]
+    assert_no_structural_noise(http, tab)
 
 
 def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages: str) -> None:
@@ -394,6 +411,7 @@ def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages
     inter = [n["name"] for n in snap(http, tab, filter="interactive")["nodes"]]
     assert inter == ["Inside contents", "Buy now", "More options", "Delivery date", "Delivery time", "Colour",
                      "Message body"]
+    assert_no_structural_noise(http, tab)
 
 
 def test_contenteditable_text_is_its_value(http: httpx.Client, tab: str, pages: str) -> None:
@@ -417,8 +435,8 @@ def test_tab_list_title_is_the_document_title(http: httpx.Client, fresh_tab: str
     assert listed()["title"] == "Login" == snap(http, tab)["title"]
 
 
-def test_diff_compares_with_the_last_snapshot_of_the_same_kind(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+def test_diff_compares_with_the_last_snapshot_of_the_same_kind(http: httpx.Client, login_tab: str) -> None:
+    tab = login_tab  # reads login.html
     snap(http, tab, filter="interactive")
     snap(http, tab)  # a full snapshot in between must not be what the next interactive diff sees
     diff = snap(http, tab, filter="interactive", diff="true")
@@ -483,8 +501,10 @@ def test_a_misspelt_query_is_read_as_spelt_right(http: httpx.Client, tab: str, p
         assert found["best_ref"] == want, (query, found)
 
 
-def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: httpx.Client, tab: str,
-                                                                          pages: str) -> None:
+def test_unnamed_icons_untied_labels_and_collapsed_sections(http: httpx.Client, tab: str, pages: str) -> None:
+    """widget-labels.html read as a person reads it: unnamed icons, untied labels, controls in
+    collapsed sections (one load)."""
+    # unnamed icons and untied labels are read as a person reads them
     # an icon-font button with no name is described by its glyph ("edit icon"); a control the page
     # did not tie to its caption gets the caption as its label (not a table cell's text)
     open_page(http, tab, f"{pages}/widget-labels.html")
@@ -503,13 +523,9 @@ def test_unnamed_icons_and_untied_labels_are_read_as_a_person_reads_them(http: h
     selects = [n["ref"] for n in nodes if n["role"] == "combobox"]  # bare fields: their form names
     assert [found["filter column"], found["filter operator"]] == selects
     assert found["smooth the curve"] != checkboxes[1]["ref"]
-
-
-def test_a_control_inside_a_collapsed_section_is_found_through_its_toggle(http: httpx.Client, tab: str,
-                                                                         pages: str) -> None:
+    # a control inside a collapsed section is found through its toggle (the same load)
     # a closed <details> and an aria-controls region hide their controls from the snapshot; find
     # answers with the toggle to open and says so, and not for a query the toggle's name answers
-    open_page(http, tab, f"{pages}/widget-labels.html")
     nodes = snap(http, tab)["nodes"]
     dates = next(n["ref"] for n in nodes if n["name"] == "Important dates" and n["role"] == "button")
     advanced = next(n["ref"] for n in nodes if n["name"] == "Advanced options")
