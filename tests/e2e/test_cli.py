@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
@@ -86,9 +83,9 @@ def test_errors_exit_non_zero_with_the_servers_message(cli, pages: str) -> None:
 
 
 def test_server_down_is_a_clear_failure() -> None:
+    # in process (a `python -m pinchtab` costs ~1 s of imports); the installed `pinchtab` script
+    # answering as a real process is test_wheel's
     url = f"http://127.0.0.1:{free_port()}"
-    env = {**os.environ, "PINCHTAB_SERVER": url}
-    proc = subprocess.run([sys.executable, "-m", "pinchtab", "tabs", "--no-start"], env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 3  # no answer (pinchtab.cli_errors)
-    assert "no pinchtab server answers" in proc.stderr and "pinchtab server" in proc.stderr
+    result = CliRunner().invoke(main, ["tabs", "--no-start"], env={"PINCHTAB_SERVER": url})
+    assert result.exit_code == 3  # no answer (pinchtab.cli_errors)
+    assert "no pinchtab server answers" in result.stderr and "pinchtab server" in result.stderr
