@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import open_tab as new_tab
+from tests.conftest import open_page, open_tab as new_tab
 
 
 def open_tab(c: httpx.Client, url: str) -> str:
@@ -35,18 +35,18 @@ def obs_tab(obs: httpx.Client) -> Iterator[str]:
     yield from new_tab(obs)
 
 
+observe_tab = pytest.fixture(scope="module", name="observe_tab")(obs_tab)
+
+
 @pytest.fixture()
-def page_tab(obs: httpx.Client) -> Iterator[Callable[[str], str]]:
-    """Opens a new tab on a page for a test that reads the tab's logs from its first load; closed after it."""
-    opened: list[str] = []
-
-    def open_page_tab(url: str) -> str:
-        opened.append(open_tab(obs, url))
-        return opened[-1]
-
-    yield open_page_tab
-    for tab in opened:
-        obs.post(f"/tabs/{tab}/close")
+def observed(obs: httpx.Client, observe_tab: str, pages: str) -> str:
+    """The module's tab on a fresh load of the observe page, its logs emptied first (they do not
+    reset on navigation), for a test that reads what that load logged."""
+    tab = observe_tab
+    for clear in ("/console/clear", "/errors/clear", "/network/clear"):
+        assert obs.post(clear, json={"tabId": tab}).status_code == 200
+    open_page(obs, tab, f"{pages}/observe.html")
+    return tab
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,8 @@ def evaluate(c: httpx.Client, tab: str, expression: str) -> Any:
     return res.json()["result"]
 
 
-def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, pages: str, page_tab) -> None:
-    tab = page_tab(f"{pages}/observe.html")
+def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, observed: str) -> None:
+    tab = observed
     console = until(lambda: [e for e in obs.get("/console", params={"tabId": tab}).json()["console"]
                              if e["level"] == "error"])
     assert console and console[0]["message"] == "something broke"
@@ -95,8 +95,8 @@ def test_unknown_tab_is_404(obs: httpx.Client) -> None:
         assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
 
 
-def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, pages: str, page_tab) -> None:
-    tab = page_tab(f"{pages}/observe.html")
+def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, observed: str) -> None:
+    tab = observed
     assert until(lambda: evaluate(obs, tab, "document.getElementById('fetched').textContent") == "fetched ok")
     listed = obs.get("/network", params={"tabId": tab, "filter": "data.json"}).json()
     assert listed["count"] == 1
@@ -181,7 +181,7 @@ def test_route_gate_is_403_when_off(locked_bridge: str) -> None:
     assert body["details"] == {"setting": "security.allowNetworkIntercept"}
 
 
-def test_cli_commands(obs: httpx.Client, pages: str, page_tab) -> None:
+def test_cli_commands(obs: httpx.Client, observed: str) -> None:
     from click.testing import CliRunner
 
     from pinchtab.cli import main
@@ -192,7 +192,7 @@ def test_cli_commands(obs: httpx.Client, pages: str, page_tab) -> None:
         assert result.exit_code == 0, result.output
         return json.loads(result.output)
 
-    tab = page_tab(f"{pages}/observe.html")
+    tab = observed
     assert run("wait", "--tab", tab, "--text", "fetched ok")["waited"] is True
     assert any(e["message"] == "careful" for e in run("console", "--tab", tab)["console"])
     assert run("network", "--tab", tab, "--filter", "data.json")["count"] == 1
