@@ -40,8 +40,12 @@ def test_a_click_waits_for_the_overlay_closing_the_enabling_and_the_sliding(http
     assert http.post(f"/tabs/{tab}/evaluate", json={"expression": "window.okAfterSlide"}).json()["result"] is True
 
 
-def test_a_target_that_stays_covered_answers_occluded_after_the_wait(http: httpx.Client, tab: str,
-                                                                    pages: str) -> None:
+def test_a_target_that_stays_covered_answers_occluded_after_the_wait(http: httpx.Client, tab: str, pages: str,
+                                                                    bridge_server, monkeypatch) -> None:
+    # a 0.3 s wait for this test (browser.actionabilityWaitMs, 1 s by default: asked again every
+    # poll until then): the answer after the wait is what is checked, not how long it is
+    browser_tab = bridge_server.server.config.app.state.browser.tabs[tab]
+    monkeypatch.setattr(browser_tab, "actionability_wait_s", 0.3)
     assert http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/actionability.html"}).status_code == 200
     res = click(http, tab, "#save")  # the overlay never closes
     assert res.status_code == 500 and res.json()["code"] == "element_occluded"

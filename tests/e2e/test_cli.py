@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
@@ -28,7 +25,9 @@ def cli(bridge: str):
     return run
 
 
-def test_login_flow_through_cli(cli, http: httpx.Client, pages: str) -> None:
+# Two tabs serve the module: the log-in flow's tab then shows the files' page, and the errors are
+# asked of the frame test's tab before it gave any ref (a new tab costs more than most tests).
+def test_login_flow_then_files_and_readable_output(cli, http: httpx.Client, pages: str, tmp_path) -> None:
     nav = json.loads(cli("nav", f"{pages}/login.html", "--new-tab", "--json"))
     tab = nav["tabId"]
     assert nav["title"] == "Login"
@@ -46,12 +45,14 @@ def test_login_flow_through_cli(cli, http: httpx.Client, pages: str) -> None:
     assert "Signed in as grace@example.com" in cli("text", "--tab", tab)
     tabs = cli("tabs")
     assert tab in tabs and "Dashboard" in tabs
+    files_and_readable_output(cli, tmp_path, pages, tab)
     cli("close", "--tab", tab)
     assert tab not in cli("tabs")
 
 
-def test_nav_loads_the_current_tab_and_frame_scopes(cli, pages: str) -> None:
+def test_errors_then_nav_loads_the_current_tab_and_frame_scopes(cli, pages: str) -> None:
     first = json.loads(cli("nav", f"{pages}/frames3.html", "--new-tab", "--json"))["tabId"]
+    errors_exit_non_zero_with_the_servers_message(cli, first)
     before = cli("tabs").count("\n")
     second = json.loads(cli("nav", f"{pages}/iframe.html", "--json"))["tabId"]
     assert second == first and cli("tabs").count("\n") == before  # no trail of tabs
@@ -61,8 +62,8 @@ def test_nav_loads_the_current_tab_and_frame_scopes(cli, pages: str) -> None:
     cli("close", "--tab", first)
 
 
-def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
-    tab = json.loads(cli("nav", f"{pages}/table.html", "--new-tab", "--json"))["tabId"]
+def files_and_readable_output(cli, tmp_path, pages: str, tab: str) -> None:
+    assert json.loads(cli("nav", f"{pages}/table.html", "--tab", tab, "--json"))["tabId"] == tab
     png, pdf = tmp_path / "p.png", tmp_path / "p.pdf"
     assert "wrote" in cli("screenshot", "-o", str(png), "--tab", tab)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -73,22 +74,20 @@ def test_files_and_readable_output(cli, tmp_path, pages: str) -> None:
     assert "[Ada Lovelace" in found and "[Grace Hopper" in found  # three alike: each one's row words
     assert json.loads(cli("eval", "document.title", "--tab", tab, "--json")) == {"result": "Team table"}
     assert "status=ok" in cli("health")
-    cli("close", "--tab", tab)
 
 
-def test_errors_exit_non_zero_with_the_servers_message(cli, pages: str) -> None:
-    tab = json.loads(cli("nav", f"{pages}/login.html", "--new-tab", "--json"))["tabId"]
+def errors_exit_non_zero_with_the_servers_message(cli, tab: str) -> None:
+    """Asked of a tab that gave no ref yet."""
     out = cli("click", "e999", "--tab", tab, ok=False)
     assert "ref e999 not found - this tab has given no refs yet, and a ref belongs to the tab" in out and "404" in out
     out = cli("nav", "javascript:alert(1)", "--tab", tab, ok=False)
     assert "not allowed" in out
-    cli("close", "--tab", tab)
 
 
 def test_server_down_is_a_clear_failure() -> None:
+    # in process (a `python -m pinchtab` costs ~1 s of imports); the installed `pinchtab` script
+    # answering as a real process is test_wheel's
     url = f"http://127.0.0.1:{free_port()}"
-    env = {**os.environ, "PINCHTAB_SERVER": url}
-    proc = subprocess.run([sys.executable, "-m", "pinchtab", "tabs", "--no-start"], env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 3  # no answer (pinchtab.cli_errors)
-    assert "no pinchtab server answers" in proc.stderr and "pinchtab server" in proc.stderr
+    result = CliRunner().invoke(main, ["tabs", "--no-start"], env={"PINCHTAB_SERVER": url})
+    assert result.exit_code == 3  # no answer (pinchtab.cli_errors)
+    assert "no pinchtab server answers" in result.stderr and "pinchtab server" in result.stderr

@@ -148,14 +148,14 @@ def test_waits(obs: httpx.Client, tab: str, pages: str) -> None:
     assert wait(url="**/observe.html")["waited"] is True
     assert wait(url="*/nowhere", timeout=300)["waited"] is False
     assert wait(load="ready-state")["match"] == "ready-state"
-    assert wait(load="network-idle", idleFor=200)["waited"] is True
+    assert wait(load="network-idle", idleFor=50)["waited"] is True
     assert wait(fn="document.title === 'Observe'")["waited"] is True
     evaluate(obs, tab, "setTimeout(() => document.getElementById('b').style.display = 'none', 200)")
     assert wait(selector="#b", state="hidden")["waited"] is True
     assert wait(selector="#a", state="visible")["waited"] is True
     assert wait(ms=50)["match"] == "50ms"
     assert obs.post(f"/tabs/{tab}/wait", json={"load": "whenever"}).status_code == 400
-    assert wait(load="networkidle", idleFor=200)["match"] == "network-idle"  # PinchTab's legacy alias
+    assert wait(load="networkidle", idleFor=50)["match"] == "network-idle"  # PinchTab's legacy alias
     for renamed in ("load", "domcontentloaded"):  # PinchTab's pre-rename names: 400 there too
         res = obs.post(f"/tabs/{tab}/wait", json={"load": renamed})
         assert res.status_code == 400 and "ready-state" in res.json()["error"], res.text

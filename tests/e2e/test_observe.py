@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import open_tab as new_tab
+from tests.conftest import open_page, open_tab as new_tab
 
 
 def open_tab(c: httpx.Client, url: str) -> str:
@@ -35,14 +35,34 @@ def obs_tab(obs: httpx.Client) -> Iterator[str]:
     yield from new_tab(obs)
 
 
+observe_tab = pytest.fixture(scope="module", name="observe_tab")(obs_tab)
+
+
+@pytest.fixture()
+def observed(obs: httpx.Client, observe_tab: str, pages: str) -> str:
+    """The module's tab on a fresh load of the observe page, its logs emptied first (they do not
+    reset on navigation), for a test that reads what that load logged."""
+    tab = observe_tab
+    for clear in ("/console/clear", "/errors/clear", "/network/clear"):
+        assert obs.post(clear, json={"tabId": tab}).status_code == 200
+    open_page(obs, tab, f"{pages}/observe.html")
+    return tab
+
+
+@pytest.fixture(scope="module")
+def index_tab(obs: httpx.Client, pages: str) -> Iterator[str]:
+    """One tab on the fixture index for the tests that look only at what they do on it."""
+    yield from new_tab(obs, f"{pages}/index.html")
+
+
 def evaluate(c: httpx.Client, tab: str, expression: str) -> Any:
     res = c.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
     assert res.status_code == 200, res.text
     return res.json()["result"]
 
 
-def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, observed: str) -> None:
+    tab = observed
     console = until(lambda: [e for e in obs.get("/console", params={"tabId": tab}).json()["console"]
                              if e["level"] == "error"])
     assert console and console[0]["message"] == "something broke"
@@ -60,8 +80,9 @@ def test_console_and_uncaught_exception_are_listed(obs: httpx.Client, pages: str
     assert obs.get(f"/tabs/{tab}/errors").json() == {"tabId": tab, "errors": []}
 
 
-def test_failed_load_is_an_error(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_failed_load_is_an_error(obs: httpx.Client, index_tab: str) -> None:
+    tab = index_tab
+    obs.post(f"/tabs/{tab}/errors/clear")  # the first error below is this test's
     evaluate(obs, tab, "fetch('missing-file.json').then(r => r.status)")
     errors = until(lambda: obs.get(f"/tabs/{tab}/errors").json()["errors"])
     assert errors[0]["type"] == "network" and "404" in errors[0]["message"]
@@ -74,8 +95,8 @@ def test_unknown_tab_is_404(obs: httpx.Client) -> None:
         assert res.status_code == 404 and res.json()["code"] == "tab_not_found"
 
 
-def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/observe.html")
+def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, observed: str) -> None:
+    tab = observed
     assert until(lambda: evaluate(obs, tab, "document.getElementById('fetched').textContent") == "fetched ok")
     listed = obs.get("/network", params={"tabId": tab, "filter": "data.json"}).json()
     assert listed["count"] == 1
@@ -103,8 +124,8 @@ def test_fetch_listed_with_its_body_and_redacted_headers(obs: httpx.Client, page
     assert obs.get(f"/tabs/{tab}/network").json()["count"] == 0
 
 
-def test_routes_block_and_fulfil(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_routes_block_and_fulfil(obs: httpx.Client, index_tab: str) -> None:
+    tab = index_tab
     res = obs.post(f"/tabs/{tab}/network/route", json={"pattern": "blocked.invalid", "action": "abort"})
     assert res.status_code == 200 and res.json()["rules"] == [{"pattern": "blocked.invalid", "action": "abort"}]
     fetch = "fetch('{}').then(r => r.text(), e => 'error: ' + e)"
@@ -140,8 +161,8 @@ def test_bad_route_is_400(obs: httpx.Client, pages: str, body: dict[str, Any]) -
     assert obs.post(f"/tabs/{tab}/network/route", json=body).status_code == 400
 
 
-def test_routes_and_block_images_share_fetch(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/index.html")
+def test_routes_and_block_images_share_fetch(obs: httpx.Client, pages: str, index_tab: str) -> None:
+    tab = index_tab
     obs.post(f"/tabs/{tab}/network/route", json={"pattern": "*/api/*", "action": "fulfill", "body": "[]"})
     res = obs.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/images.html", "blockImages": True})
     assert res.status_code == 200
@@ -160,7 +181,7 @@ def test_route_gate_is_403_when_off(locked_bridge: str) -> None:
     assert body["details"] == {"setting": "security.allowNetworkIntercept"}
 
 
-def test_cli_commands(obs: httpx.Client, pages: str) -> None:
+def test_cli_commands(obs: httpx.Client, observed: str) -> None:
     from click.testing import CliRunner
 
     from pinchtab.cli import main
@@ -171,7 +192,7 @@ def test_cli_commands(obs: httpx.Client, pages: str) -> None:
         assert result.exit_code == 0, result.output
         return json.loads(result.output)
 
-    tab = open_tab(obs, f"{pages}/observe.html")
+    tab = observed
     assert run("wait", "--tab", tab, "--text", "fetched ok")["waited"] is True
     assert any(e["message"] == "careful" for e in run("console", "--tab", tab)["console"])
     assert run("network", "--tab", tab, "--filter", "data.json")["count"] == 1

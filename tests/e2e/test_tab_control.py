@@ -1,14 +1,23 @@
-"""Tab locks and human handoff through the bridge's HTTP API."""
+"""Tab locks and human handoff through the bridge's HTTP API. The tests share one tab on a page of
+buttons (a new tab costs more than most tests); each leaves it unlocked and active."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
+import pytest
 
-from tests.e2e.test_observe import open_tab, until
+from tests.conftest import open_tab
+from tests.e2e.test_observe import until
 
 
-def test_lock_and_unlock(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/buttons.html")
+@pytest.fixture(scope="module")
+def tab(obs: httpx.Client, pages: str) -> Iterator[str]:
+    yield from open_tab(obs, f"{pages}/buttons.html")
+
+
+def test_lock_and_unlock(obs: httpx.Client, tab: str) -> None:
     res = obs.post("/lock", json={"tabId": tab, "owner": "agent-a", "timeoutSec": 60}).json()
     assert res["locked"] is True and res["owner"] == "agent-a" and res["expiresAt"].endswith("Z")
     assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-b"}).status_code == 409
@@ -16,10 +25,10 @@ def test_lock_and_unlock(obs: httpx.Client, pages: str) -> None:
     assert obs.post("/unlock", json={"tabId": tab, "owner": "agent-a"}).json() == {"unlocked": True, "tabId": tab}
     assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-b"}).json()["owner"] == "agent-b"
     assert obs.post("/lock", json={"tabId": "nope", "owner": "x"}).status_code == 404
+    assert obs.post(f"/tabs/{tab}/unlock", json={"owner": "agent-b"}).status_code == 200
 
 
-def test_handoff_pauses_actions(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/buttons.html")
+def test_handoff_pauses_actions(obs: httpx.Client, tab: str) -> None:
     click = {"tabId": tab, "kind": "click", "selector": "button"}
     res = obs.post(f"/tabs/{tab}/handoff", json={"reason": "captcha"}).json()
     assert res["status"] == "paused_handoff" and res["reason"] == "captcha"
@@ -36,8 +45,7 @@ def test_handoff_pauses_actions(obs: httpx.Client, pages: str) -> None:
     assert obs.post("/action", json=click).status_code == 200
 
 
-def test_a_locked_tab_acts_only_for_its_owner(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/buttons.html")
+def test_a_locked_tab_acts_only_for_its_owner(obs: httpx.Client, tab: str) -> None:
     click = {"tabId": tab, "kind": "click", "selector": "button"}
     assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-a"}).status_code == 200
     anonymous = obs.post("/action", json=click)
@@ -59,8 +67,7 @@ def test_a_locked_tab_acts_only_for_its_owner(obs: httpx.Client, pages: str) -> 
     assert obs.post("/action", json=click).status_code == 200
 
 
-def test_an_expired_lock_leases_nothing(obs: httpx.Client, pages: str) -> None:
-    tab = open_tab(obs, f"{pages}/buttons.html")
+def test_an_expired_lock_leases_nothing(obs: httpx.Client, tab: str) -> None:
     assert obs.post(f"/tabs/{tab}/lock", json={"owner": "agent-a", "timeoutSec": 0.2}).status_code == 200
     # once the lock has expired (polled: refused with 423 until then), anyone's action runs
     assert until(lambda: obs.post("/action", json={"tabId": tab, "kind": "click", "selector": "button"},
