@@ -51,7 +51,7 @@ def test_mcp_tool_calls_say_why_no_server_could_start(tmp_path: Path) -> None:
 
 def test_doctor_passes_here_with_a_headless_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # In this process (click's runner): its Chromium start is what is checked, not the command's own
-    # start (tests/e2e/test_cli.py runs one as a process).
+    # start (tests/e2e/test_wheel.py runs the installed `pinchtab health` as a process).
     for key in [k for k in os.environ if k.startswith("PINCHTAB_")]:
         monkeypatch.delenv(key)
     for key, value in isolated_env(tmp_path, PINCHTAB_PORT=str(free_port())).items():
