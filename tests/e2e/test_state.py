@@ -17,8 +17,15 @@ from tests.e2e.test_observe import evaluate, obs_tab
 tab = pytest.fixture(scope="module", name="tab")(obs_tab)
 
 
+def fresh_page(obs: httpx.Client, tab: str, url: str) -> None:
+    """``url`` with its origin's storage empty: ``obs`` is the session bridge, whose profile keeps
+    what other tests stored for the fixture pages' origin."""
+    open_page(obs, tab, url)
+    assert obs.request("DELETE", f"/tabs/{tab}/storage", json={"type": "all"}).status_code == 200
+
+
 def test_storage_get_set_delete(obs: httpx.Client, tab: str, pages: str) -> None:
-    open_page(obs, tab, f"{pages}/index.html")
+    fresh_page(obs, tab, f"{pages}/index.html")
     res = obs.post("/storage", json={"tabId": tab, "type": "local", "key": "k1", "value": "v1"})
     assert res.status_code == 200 and res.json()["origin"] == pages
     obs.post(f"/tabs/{tab}/storage", json={"type": "session", "key": "s1", "value": "x"})
@@ -35,7 +42,7 @@ def test_storage_get_set_delete(obs: httpx.Client, tab: str, pages: str) -> None
 
 
 def test_saved_state_restored_in_a_fresh_browser(obs: httpx.Client, tab: str, pages: str, obs_state_dir: str) -> None:
-    open_page(obs, tab, f"{pages}/session.html")
+    fresh_page(obs, tab, f"{pages}/session.html")
     obs.post("/action", json={"tabId": tab, "kind": "click", "selector": "#signin"})
     assert evaluate(obs, tab, "document.getElementById('who').textContent") == "Signed in (tok-ada)"
     current = obs.get("/state", params={"tabId": tab}).json()
