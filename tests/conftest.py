@@ -88,7 +88,11 @@ class ServerThread:
 
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+        # A request still open when the test is done (a stream, a long wait a client gave up on)
+        # is cancelled after 3 s: uvicorn would wait for it, and __exit__'s join gave up after 20 s
+        # with the app's shutdown (its Chromium's stop) not yet run (seen once in a full run).
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
+                                                    timeout_graceful_shutdown=3))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
 
     def __enter__(self) -> "ServerThread":
