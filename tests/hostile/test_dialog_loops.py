@@ -1,8 +1,8 @@
 """A page that opens the next alert as each one closes (issue 27, row 16): navigating away leaves
 it, under the same tab id, with the ordinary navigate answer (only /close left it before).
 
-Both pages run in one tab (a new tab costs more than a navigation): each test leaves it at the login
-page with no dialog open."""
+Both pages run in one tab (tests/hostile/tabs.py): each test leaves it at the login page with no
+dialog open."""
 
 from __future__ import annotations
 
@@ -12,17 +12,12 @@ import httpx
 import pytest
 
 from tests.hostile.conftest import HostileBridge, healthy_during
+from tests.hostile.tabs import module_tab
 
 
 @pytest.fixture(scope="module")
 def new_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
-    """The module's tab on the hostile bridge (the conftest's ``new_tab`` is one per test)."""
-    client = hostile_bridge.client
-    res = client.post("/tab", json={"action": "new"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    client.post("/close", json={"tabId": tab_id})
+    yield from module_tab(hostile_bridge)
 
 
 @pytest.mark.parametrize("page", ["alert-loop.html", "alert-chain.html"])

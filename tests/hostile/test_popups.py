@@ -1,11 +1,23 @@
 """Tabs a page opens during the agent's action (issue 27, row 7): only a tab the action meant to
-open becomes the current one; the answer names it either way."""
+open becomes the current one; the answer names it either way.
+
+Both tests run in one tab (tests/hostile/tabs.py): each loads the page itself and closes the tabs
+it opened."""
 
 from __future__ import annotations
 
-import httpx
+from collections.abc import Iterator
 
-from tests.hostile.conftest import healthy_during
+import httpx
+import pytest
+
+from tests.hostile.conftest import HostileBridge, healthy_during
+from tests.hostile.tabs import module_tab
+
+
+@pytest.fixture(scope="module")
+def new_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
+    yield from module_tab(hostile_bridge)
 
 
 def tab_ids(client: httpx.Client) -> set[str]:

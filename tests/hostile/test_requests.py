@@ -16,17 +16,12 @@ import httpx
 import pytest
 
 from tests.hostile.conftest import HostileBridge, healthy_during
+from tests.hostile.tabs import module_tab
 
 
 @pytest.fixture(scope="module")
 def new_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
-    """The module's tab on the hostile bridge (the conftest's ``new_tab`` is one per test)."""
-    client = hostile_bridge.client
-    res = client.post("/tab", json={"action": "new"})
-    assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    yield tab_id
-    client.post("/close", json={"tabId": tab_id})
+    yield from module_tab(hostile_bridge)
 
 
 def _tab_works(client: httpx.Client, tab: str, pages: str) -> None:
