@@ -36,6 +36,10 @@ import pytest
 from tests.conftest import free_port
 
 START_TIMEOUT = 90
+# Between checks of a state that one HTTP request or a process's children read (a few ms of CPU): a
+# wait ends within 50 ms of the change, not 200 ms. A scan of all of /proc (live_in_groups) every 0.1 s.
+QUICK_POLL = 0.05
+SCAN_POLL = 0.1
 
 # The bounded load test (issue 16): CLIENTS clients on TABS tabs queue on the server for SECONDS
 # (PINCHTAB_LOAD_SECONDS runs it longer), each sending at least MIN_EACH requests: on a busy machine,
@@ -135,7 +139,7 @@ class ServerProc:
             except httpx.HTTPError:
                 return False
 
-        wait_until(up, START_TIMEOUT, "the server to answer /health")
+        wait_until(up, START_TIMEOUT, "the server to answer /health", QUICK_POLL)
 
     def instances(self) -> dict[str, dict[str, Any]]:
         res = self.http.get("/instances")
@@ -510,9 +514,9 @@ def test_a_dead_chromium_is_reported_and_the_rest_keeps_working(server: ServerPr
         inst = server.instances()[alpha["id"]]
         return inst if inst["status"] == "running" and inst.get("browserRestarts", 0) >= 1 else None
 
-    wait_until(recovered, 30, "the alpha instance to report its browser restart")
+    wait_until(recovered, 30, "the alpha instance to report its browser restart", QUICK_POLL)
     wait_until(lambda: server.http.get(f"/tabs/{state['alpha_tab']}/snapshot").status_code == 200, 30,
-               "the alpha tab to come back under its old id")
+               "the alpha tab to come back under its old id", QUICK_POLL)
 
 
 def test_a_dead_bridge_shows_error_and_restarts(server: ServerProc, state: dict[str, Any], pages: str) -> None:
@@ -522,8 +526,9 @@ def test_a_dead_bridge_shows_error_and_restarts(server: ServerProc, state: dict[
     assert chrome_groups
     os.killpg(bridge, signal.SIGKILL)
     # Chromium talks to its bridge over a pipe: it exits by itself when the bridge dies.
-    wait_until(lambda: not live_in_groups(chrome_groups), 10, "Chromium to exit after its bridge died")
-    inst = wait_until(lambda: (i := server.instances()[alpha["id"]])["status"] == "error" and i, 10, "status error")
+    wait_until(lambda: not live_in_groups(chrome_groups), 10, "Chromium to exit after its bridge died", SCAN_POLL)
+    inst = wait_until(lambda: (i := server.instances()[alpha["id"]])["status"] == "error" and i, 10, "status error",
+                      QUICK_POLL)
     assert "exited" in inst["error"]
     res = server.http.post(f"/tabs/{state['alpha_tab']}/navigate", json={"url": f"{pages}/index.html"})
     # a tab of a bridge that is down is coming back (503), never unknown (404): issue 27
