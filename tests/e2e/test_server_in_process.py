@@ -15,7 +15,8 @@ import pytest
 
 from tests.conftest import ServerThread
 from tests.fixtures.harness import free_port
-from tests.e2e.test_server import ServerProc, children, live_in_groups, pgid_of, running_server, wait_until
+from tests.e2e.test_server import (QUICK_POLL, SCAN_POLL, ServerProc, children, live_in_groups, pgid_of,
+                                   running_server, wait_until)
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_restart_and_stop_of_the_in_process_instance(server: ServerProc, pages: 
     assert res.status_code == 200, res.text
     res = server.http.post(f"/instances/{inst['id']}/stop")
     assert res.status_code == 200 and res.json()["status"] == "stopped", res.text
-    wait_until(lambda: not chromes_of(server.proc.pid), 15, "its Chromium to exit")
+    wait_until(lambda: not chromes_of(server.proc.pid), 15, "its Chromium to exit", QUICK_POLL)
     assert server.http.get("/health").status_code == 200  # the server itself lives on
 
 
@@ -69,7 +70,7 @@ def test_other_instances_are_processes_of_their_own(server: ServerProc) -> None:
     res = server.http.post("/instances/start", json={})
     assert res.status_code in (200, 201), res.text
     other = res.json()
-    wait_until(lambda: server.instances()[other["id"]]["status"] == "running", 60, "the second instance")
+    wait_until(lambda: server.instances()[other["id"]]["status"] == "running", 60, "the second instance", QUICK_POLL)
     pid = server.instances()[other["id"]]["pid"]
     assert pid != server.proc.pid and pid in children(server.proc.pid)
 
@@ -81,7 +82,7 @@ def test_nothing_survives_the_server(server: ServerProc) -> None:
         groups |= {g for c in children(child) if (g := pgid_of(c))}
     server.proc.send_signal(signal.SIGTERM)
     server.proc.wait(30)
-    wait_until(lambda: not live_in_groups(groups), 15, "the server's browsers and bridges to exit")
+    wait_until(lambda: not live_in_groups(groups), 15, "the server's browsers and bridges to exit", SCAN_POLL)
 
 
 def test_a_chromium_that_cannot_start_is_the_instance_error(tmp_path: Path) -> None:
@@ -105,7 +106,7 @@ def test_a_chromium_that_cannot_start_is_the_instance_error(tmp_path: Path) -> N
         def default() -> dict[str, Any]:
             return next(i for i in http.get("/instances").json()["instances"] if i.get("default"))
 
-        inst = wait_until(lambda: (i := default())["status"] == "error" and i, 30, "the start to fail", 0.05)
+        inst = wait_until(lambda: (i := default())["status"] == "error" and i, 30, "the start to fail", QUICK_POLL)
         assert "/nonexistent/chrome" in inst["error"], inst
         res = http.post("/navigate", json={"url": "http://127.0.0.1:1/"})
         assert res.status_code == 503 and "/nonexistent/chrome" in res.json()["error"], res.text
