@@ -48,7 +48,7 @@ SLOW_FIRST = ("e2e/test_fuzz_server.py", "e2e/test_server.py", "hostile/test_bri
               "e2e/test_errors.py", "e2e/test_frames.py", "e2e/test_snapshot.py", "e2e/test_attach.py",
               "e2e/test_actions.py", "e2e/test_fuzz.py", "e2e/test_hardening_browser.py",
               "e2e/test_server_in_process.py", "e2e/test_audit.py", "e2e/test_wheel.py", "e2e/test_media.py",
-              "e2e/test_client.py", "e2e/test_mcp.py", "e2e/test_parity.py", "e2e/test_load.py",
+              "e2e/test_client.py", "e2e/test_mcp.py", "e2e/test_parity.py",
               "e2e/test_page_model.py", "unit/mcp/test_early.py", "e2e/test_content.py", "e2e/test_interaction.py",
               "e2e/test_inspect.py", "hostile/test_requests.py", "e2e/test_lifecycle.py", "hostile/test_dialog_loops.py",
               "e2e/test_cli.py", "e2e/test_dashboard.py", "hostile/test_huge_pages.py", "e2e/test_actionability.py")
