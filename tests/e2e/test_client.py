@@ -169,16 +169,29 @@ async def test_async_server_down() -> None:
 
 @pytest.fixture(scope="module")
 def orchestrator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The server app without a default instance, in a thread of this process, its state in a temp dir
-    (the instance it starts is a bridge process of its own)."""
+    """The server app without a default instance, in a thread of this process, its state in a temp dir.
+
+    The instance it starts is served in this process too (pinchtab.bridge.embedded, the path of
+    ``server.defaultInProcess``, here for any instance): a bridge process of its own cost ~2.5 s
+    of CPU (imports, on a loaded machine) for what is a test of the client's methods; test_server
+    starts real bridge processes."""
     from pinchtab.config import load_config
     from pinchtab.server.app import create_app
     from tests.conftest import ServerThread
 
+    from pinchtab.cli import _embed_bridge
+    from pinchtab.server.instances import InstanceManager
+    from pinchtab.server.profiles import ProfileStore
+    from pinchtab.server.upstream import Upstream
+
     port = free_port()
     config = load_config({"server": {"port": port, "stateDir": str(tmp_path_factory.mktemp("state")),
                                      "defaultInstance": False}}, environ={})
-    with ServerThread(create_app(config), port) as server:
+    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
+                              lambda: Upstream(config.security.attach.ca_file), embed_default=_embed_bridge)
+    # The launcher embeds only the default instance; this server has none, so every instance it starts.
+    manager.launcher._in_process = lambda inst: inst.cdp_url is None  # type: ignore[method-assign]
+    with ServerThread(create_app(config, manager=manager), port) as server:
         yield server.url
 
 

@@ -1,10 +1,13 @@
-"""What a person watches, through a server (its default bridge in process): /screencast (a websocket
-relayed to the bridge), the take-over input a viewer sends through /action, /screencast/tabs,
-/record (HTTP and CLI), screenshot?annotate=true, /annotate, and the MCP screenshot's annotate.
+"""What a person watches, through a server (the session bridge attached as its one instance):
+/screencast (a websocket relayed to the bridge), the take-over input a viewer sends through /action,
+/screencast/tabs, /record (HTTP and CLI), screenshot?annotate=true, /annotate, and the MCP
+screenshot's annotate.
 
-The server is the app ``pinchtab server`` serves, with the same instance manager and embedded
-bridge, run in a thread of this process (tests.conftest.ServerThread): a ``pinchtab server``
-process costs ~2 s of CPU to start, and test_server and test_server_in_process run the real one."""
+The server is the app ``pinchtab server`` serves, run in a thread of this process
+(tests.conftest.ServerThread): a ``pinchtab server`` process costs ~2 s of CPU to start, and
+test_server and test_server_in_process run the real one. Its instance is the session bridge
+(screencast allowed), attached: a default instance of its own started another Chromium; requests
+without a tab go to the oldest running instance, this one."""
 
 from __future__ import annotations
 
@@ -29,37 +32,33 @@ CLICKS = "window.__clicks = []; addEventListener('click', e => __clicks.push([e.
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
-    """The server (``url``) and a client of it (``http``), once its default instance runs."""
-    from pinchtab.cli import _embed_bridge
+def server(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]:
+    """The server (``url``) and a client of it (``http``), the session bridge attached."""
     from pinchtab.config import load_config
     from pinchtab.server.app import create_app
-    from pinchtab.server.instances import InstanceManager
-    from pinchtab.server.profiles import ProfileStore
-    from pinchtab.server.upstream import Upstream
 
-    state = tmp_path_factory.mktemp("screencast") / "state"
-    config = load_config({"server": {"port": free_port(), "stateDir": str(state), "instancePortStart": free_port(),
-                                     "defaultInProcess": "on"},
-                          "security": {"allowEvaluate": True, "allowCookies": True, "allowScreencast": True}}, environ={})
-    manager = InstanceManager(config, ProfileStore(config.server.state_dir, config.server.max_profiles),
-                              lambda: Upstream(config.security.attach.ca_file), embed_default=_embed_bridge)
-    with ServerThread(create_app(config, manager=manager), config.server.port) as srv, \
+    config = load_config({"server": {"stateDir": str(tmp_path_factory.mktemp("screencast")), "defaultInstance": False},
+                          "security": {"attach": {"enabled": True}, "allowEvaluate": True, "allowCookies": True,
+                                       "allowScreencast": True}}, environ={})
+    with ServerThread(create_app(config), free_port()) as srv, \
             httpx.Client(base_url=srv.url, timeout=60, trust_env=False) as http:
-        def default_runs() -> bool:
-            return any(i.get("default") and i["status"] == "running" for i in http.get("/instances").json()["instances"])
-
-        wait_until(default_runs, 60, "the default instance", 0.05)
+        res = http.post("/instances/attach-bridge", json={"baseUrl": bridge})
+        assert res.status_code == 201, res.text
         yield SimpleNamespace(url=srv.url, http=http)
 
 
-@pytest.fixture(scope="module")
-def tab(server: SimpleNamespace, pages: str) -> str:
-    res = server.http.post("/navigate", json={"url": f"{pages}/buttons.html", "newTab": True})
+def _new_tab(server: SimpleNamespace, url: str) -> Iterator[str]:
+    res = server.http.post("/navigate", json={"url": url, "newTab": True})
     assert res.status_code == 200, res.text
-    tab_id = res.json()["tabId"]
-    assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": CLICKS}).status_code == 200
-    return tab_id
+    yield str(res.json()["tabId"])
+    server.http.post(f"/tabs/{res.json()['tabId']}/close")  # a tab of the session bridge
+
+
+@pytest.fixture(scope="module")
+def tab(server: SimpleNamespace, pages: str) -> Iterator[str]:
+    for tab_id in _new_tab(server, f"{pages}/buttons.html"):
+        assert server.http.post("/evaluate", json={"tabId": tab_id, "expression": CLICKS}).status_code == 200
+        yield tab_id
 
 
 @pytest.fixture()
@@ -72,12 +71,10 @@ def animating(server: SimpleNamespace, tab: str) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def form(server: SimpleNamespace, pages: str) -> str:
+def form(server: SimpleNamespace, pages: str) -> Iterator[str]:
     """A second tab, on form.html, for the annotation tests (a new tab costs a renderer; a
     navigation of this one does not)."""
-    res = server.http.post("/navigate", json={"url": f"{pages}/form.html", "newTab": True})
-    assert res.status_code == 200, res.text
-    return str(res.json()["tabId"])
+    yield from _new_tab(server, f"{pages}/form.html")
 
 
 async def frames(url: str, count: int) -> list[bytes]:
@@ -89,7 +86,7 @@ def test_frames_of_a_tab_through_the_server_and_by_instance(server: SimpleNamesp
     ws = server.url.replace("http", "ws")
     got = asyncio.run(frames(f"{ws}/screencast?tabId={tab}&fps=10&quality=50&maxWidth=400", 3))
     assert all(isinstance(f, bytes) and f[:3] == b"\xff\xd8\xff" for f in got), "JPEG frames"
-    instance = next(i for i in server.http.get("/instances").json()["instances"] if i.get("default"))["id"]
+    (instance,) = [i["id"] for i in server.http.get("/instances").json()["instances"] if i["status"] == "running"]
     for path in (f"/instances/{instance}/screencast", f"/instances/{instance}/proxy/screencast"):
         assert asyncio.run(frames(f"{ws}{path}?tabId={tab}&fps=10", 2))[0][:3] == b"\xff\xd8\xff"
     listed = server.http.get("/screencast/tabs").json()

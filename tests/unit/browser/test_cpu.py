@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -14,9 +15,11 @@ from pinchtab.cancellation import checkpoint
 from pinchtab.errors import Timeout
 
 
-def busy(seconds: float) -> str:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+def busy(until: Callable[[], bool], cap: float = 10.0) -> str:
+    """CPU work (it holds the GIL between switches) until ``until()`` or ``cap`` seconds: a fixed
+    length spun a second of the worker's CPU for what a few ticks of the loop show."""
+    end = time.monotonic() + cap
+    while not until() and time.monotonic() < end:
         sum(range(1000))
     return "done"
 
@@ -31,16 +34,20 @@ async def test_the_loop_keeps_answering_while_work_runs() -> None:
             ticks += 1
 
     task = asyncio.ensure_future(ticker())
-    assert await off_loop(busy, 1.0, what="test") == "done"
+    # The work spins until the loop has ticked five times: on the loop it would have allowed none
+    # and spun to its cap.
+    assert await off_loop(busy, lambda: ticks >= 5, what="test") == "done"
     task.cancel()
-    assert ticks >= 5  # on the loop, a 1 s computation would have allowed none (typically ~90 here)
+    assert ticks >= 5
 
 
 async def test_work_past_its_deadline_answers_504() -> None:
+    released = threading.Event()  # the work runs past its deadline until the test has seen the 504
     with pytest.raises(Timeout) as info:
-        await off_loop(busy, 0.6, what="find", deadline=0.1)
+        await off_loop(busy, released.is_set, what="find", deadline=0.1)
     assert info.value.status == 504 and info.value.code == "work_timeout" and "find" in info.value.message
-    await asyncio.sleep(0.6)  # let the abandoned job finish before the next test uses the worker
+    released.set()  # the abandoned work ends: the next test finds the worker idle
+    await asyncio.get_running_loop().run_in_executor(None, idle_worker)
 
 
 def stepping(started: threading.Event, steps: list[int]) -> str:

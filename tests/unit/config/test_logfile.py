@@ -46,12 +46,15 @@ def test_a_process_writing_its_log_through_stdout_keeps_it_bounded(tmp_path: Pat
             print("line", i, "x" * 200, flush=True)
             print("err", i, file=sys.stderr, flush=True)
             time.sleep(0.01)
-        # Let a rotation the last lines call for happen first: then the closing lines, far under the
-        # limit, must land in the fresh file whatever the machine's load.
-        time.sleep(0.5)
+        # Let a rotation the last lines call for happen first (the watcher has swapped in a fresh
+        # file under the limit): then the closing lines, far under it, must land in the fresh file
+        # whatever the machine's load. Polled, where a fixed 0.5 s wait was.
+        deadline = time.monotonic() + 20
+        while not (logfile.writes_to(path) and path.stat().st_size < 2000) and time.monotonic() < deadline:
+            time.sleep(0.01)
         print("last line out", flush=True)
         print("last line err", file=sys.stderr, flush=True)
-        time.sleep(0.3)
+        time.sleep(0.1)  # five check intervals with the closing lines written: they stay in the file
     """)
     subprocess.run([sys.executable, "-c", script], check=True, timeout=30)
     files = sorted(p.name for p in tmp_path.iterdir())
