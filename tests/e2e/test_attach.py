@@ -5,8 +5,8 @@ own and trusts that CA (its app served in this process, as ``pinchtab server`` s
 process here is the first bridge, the one killed; a server process is test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
-bridge turns ``error`` and comes back when started again, detach, and that attach is refused
-outside ``security.attach``. The tests run in file order and share the bridges.
+bridge turns ``error`` and comes back when started again (its app, served in this process at the
+same address), detach, and that attach is refused outside ``security.attach``. The tests run in file order and share the bridges.
 """
 
 from __future__ import annotations
