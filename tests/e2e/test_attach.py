@@ -5,8 +5,8 @@ own and trusts that CA (its app served in this process, as ``pinchtab server`` s
 process here is the first bridge, the one killed; a server process is test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
-bridge turns ``error`` and comes back when started again, detach, and that attach is refused
-outside ``security.attach``. The tests run in file order and share the bridges.
+bridge turns ``error`` and comes back when started again (its app, served in this process at the
+same address), detach, and that attach is refused outside ``security.attach``. The tests run in file order and share the bridges.
 """
 
 from __future__ import annotations
@@ -48,7 +48,11 @@ def _env(config: Path) -> dict[str, str]:
 
 class BridgeProc:
     """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium),
-    with a client of its own (``http``: absolute URLs, no token, the tests send the headers)."""
+    with a client of its own (``http``: absolute URLs, no token, the tests send the headers).
+    Started again after a kill (``start_here``), it is the same bridge's app served in this
+    process, at the same address with the same token and certificate: the server sees the bridge
+    come back either way, and a second ``pinchtab bridge`` process cost ~1 s of CPU (Python and
+    the bridge's imports) before its Chromium even started."""
 
     def __init__(self, tmp: Path, host: str, token: str, tls: tuple[Path, Path, Path] | None = None) -> None:
         self.tmp, self.host, self.token = tmp, host, token
@@ -59,10 +63,25 @@ class BridgeProc:
         self.verify = ssl.create_default_context(cafile=str(tls[0])) if tls else default_tls()
         self.http = httpx.Client(timeout=60, trust_env=False, verify=self.verify)
         self.proc: subprocess.Popen[bytes] | None = None
+        self.here: ServerThread | None = None
         (tmp / "config.json").write_text("{}")
 
-    def start(self) -> None:
-        self.spawn()
+    def start_here(self) -> None:
+        """``pinchtab bridge``'s app with this bridge's flags, served by uvicorn in this process."""
+        import uvicorn
+
+        from pinchtab.bridge.app import create_app
+        from pinchtab.config import load_config
+
+        config = load_config({"server": {"token": self.token, "stateDir": str(self.tmp / "state")},
+                              "security": {"allowEvaluate": True}}, environ={})
+        app = create_app(config)
+        self.here = ServerThread(app, self.port)
+        # on this bridge's host and with its certificate (what --bind and --tls-cert/--tls-key give uvicorn)
+        ssl = {"ssl_certfile": str(self.tls[1]), "ssl_keyfile": str(self.tls[2])} if self.tls else {}
+        self.here.server = uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
+                                                         lifespan="on", timeout_graceful_shutdown=3, **ssl))
+        self.here.__enter__()
         self.wait_up()
 
     def spawn(self) -> None:
@@ -78,7 +97,8 @@ class BridgeProc:
 
     def wait_up(self) -> None:
         def up() -> bool:
-            assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
+            if self.here is None:  # the process
+                assert self.proc is not None and self.proc.poll() is None, (self.tmp / "bridge.log").read_text()[-2000:]
             try:
                 return self.http.get(f"{self.url}/health", timeout=2).status_code == 200
             except httpx.HTTPError:
@@ -106,6 +126,8 @@ class BridgeProc:
             except subprocess.TimeoutExpired:
                 pass
             kill_pids(pid for pid, _, _ in live_in_groups({pgid}))
+        if self.here is not None:
+            self.here.__exit__(None, None, None)
 
 
 class BridgeThread:
@@ -194,10 +216,11 @@ def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Pat
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[Server]:
-    # Health checks twice a second: a killed bridge shows error after three misses (1.5 s, not 3 s).
+    # Health checks five times a second: a killed bridge shows error after three misses (0.6 s, not
+    # 3 s), a restarted one running at the next check.
     srv = Server(tmp_path_factory.mktemp("server"), {"enabled": True, "allowHosts": list(HOSTS),
                                                      "allowSchemes": ["http", "https"], "caFile": str(tls[0])},
-                 instances={"health": {"intervalSec": 0.5}})
+                 instances={"health": {"intervalSec": 0.2}})
     try:
         yield srv
     finally:
@@ -316,7 +339,7 @@ def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: Bri
     # The other bridge carries on.
     assert server.http.get(f"/tabs/{state['tabs'][1]}/snapshot").status_code == 200
     assert server.http.post(f"/instances/{iid}/restart").status_code == 409  # not ours to start
-    bridges[0].start()
+    bridges[0].start_here()
     wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again")
     res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/buttons.html"})
     assert res.status_code == 200, res.text

@@ -25,6 +25,17 @@ def new_tab(client: httpx.Client, url: str | None = None) -> str:
     return res.json()["tabId"]
 
 
+def some_tab(client: httpx.Client, url: str | None = None) -> str:
+    """A tab the bridge has open (its browser's first one, or one an earlier test left), on
+    ``url`` when given: for the tests of the module's own bridge that only need a page, not a new tab (a new
+    tab, with its renderer, costs ~0.4 s of Chromium's CPU, a navigation ~0.15 s)."""
+    tabs = client.get("/tabs").json()["tabs"]
+    assert tabs, "the bridge has no tab open"
+    if url:
+        open_page(client, tabs[0]["id"], url)
+    return tabs[0]["id"]
+
+
 def start_app(*, token: str, state_dir: Path, **browser: Any) -> ServerThread:
     """A bridge of its own, served in this process (so the test can reach its Chromium)."""
     from pinchtab.bridge.app import create_app
@@ -50,10 +61,11 @@ def assert_error(res: httpx.Response, status: int, code: str | None = None) -> d
 
 
 # One tab for the module's tests on the session bridge: every request of the bad-input tests is
-# refused, so none changes it, and every other test opens its page first. The test about a tab
-# with no history has a fresh one.
+# refused, so none changes it, and every other test opens its page first. A second one for the
+# tests that need two tabs; the test about a tab with no history is its first user (a new tab
+# with its renderer costs ~0.4 s of Chromium's CPU, a navigation ~0.15 s).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
-fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
+other = pytest.fixture(scope="module", name="other")(open_tab)
 
 POST_ROUTES = ["navigate", "action", "actions", "evaluate", "wait", "cookies", "pdf"]
 
@@ -162,9 +174,11 @@ def test_unknown_routes(http: httpx.Client, tab: str) -> None:
     assert_error(http.get("/navigate"), 405, "method_not_allowed")
 
 
-def test_no_history_stays_put(http: httpx.Client, fresh_tab: str, pages: str) -> None:
+def test_no_history_stays_put(http: httpx.Client, other: str, pages: str) -> None:
     # PinchTab's rule: back or forward with nowhere to go answers the page the tab stays on
-    tab = fresh_tab
+    # (``other`` is new here: this test, first in the file to use it, is the one that wants a
+    # tab with no history)
+    tab = other
     http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/buttons.html"})
     for direction in ("back", "forward"):
         res = http.post(f"/tabs/{tab}/{direction}")
@@ -299,40 +313,34 @@ def meet(client: httpx.Client, tabs: list[str], ms: int) -> list[bool]:
         return list(pool.map(wait, range(2)))
 
 
-def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, pages: str) -> None:
+def test_tabs_run_in_parallel_and_one_tab_serialises(http: httpx.Client, tab: str, other: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/login.html")
-    other = new_tab(http, f"{pages}/login.html")
-    try:
-        serial = timed_waits(http, [tab, tab], 250)
-        assert serial >= 0.5, f"two 0.25 s waits on one tab took {serial:.2f} s"  # the tab's lock
-        assert sorted(meet(http, [tab, tab], 250)) == [False, True]  # the first ends unmet, then the second
-        # On two tabs the waits run at once: each sees the other's mark (a clock compared with the
-        # serial pair failed on a loaded machine).
-        assert meet(http, [tab, other], 20000) == [True, True]
-    finally:
-        http.post(f"/tabs/{other}/close")
+    open_page(http, other, f"{pages}/login.html")
+    serial = timed_waits(http, [tab, tab], 250)
+    assert serial >= 0.5, f"two 0.25 s waits on one tab took {serial:.2f} s"  # the tab's lock
+    assert sorted(meet(http, [tab, tab], 250)) == [False, True]  # the first ends unmet, then the second
+    # On two tabs the waits run at once: each sees the other's mark (a clock compared with the
+    # serial pair failed on a loaded machine).
+    assert meet(http, [tab, other], 20000) == [True, True]
 
 
-def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, pages: str) -> None:
+def test_a_slow_tab_does_not_block_others(http: httpx.Client, tab: str, other: str, pages: str) -> None:
     open_page(http, tab, f"{pages}/login.html")  # the origin of ``other``: the two share localStorage
-    other = new_tab(http, f"{pages}/login.html")
+    open_page(http, other, f"{pages}/login.html")
     key = f"slow-{time.monotonic_ns()}-"
     # A wait on ``tab`` that marks itself under way and is met only once released from ``other``
     # (a fixed 1.5 s wait and pause before: the other tab's answers had to come within 1.3 s).
     fn = f"(localStorage.setItem('{key}on', '1'), localStorage.getItem('{key}go') === '1')"
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            slow = pool.submit(http.post, f"/tabs/{tab}/wait", json={"fn": fn, "timeout": 20000})
-            wait_until(lambda: js(http, other, f"localStorage.getItem('{key}on')") == "1")
-            assert http.get(f"/tabs/{other}/snapshot").status_code == 200
-            assert http.get("/tabs").status_code == 200
-            assert http.get("/health").status_code == 200
-            assert not slow.done(), "the other tab's answers came only after the slow wait ended"
-            js(http, other, f"localStorage.setItem('{key}go', '1')")
-            res = slow.result()
-        assert res.status_code == 200 and res.json()["waited"] is True, res.text
-    finally:
-        http.post(f"/tabs/{other}/close")
+    with ThreadPoolExecutor(1) as pool:
+        slow = pool.submit(http.post, f"/tabs/{tab}/wait", json={"fn": fn, "timeout": 20000})
+        wait_until(lambda: js(http, other, f"localStorage.getItem('{key}on')") == "1")
+        assert http.get(f"/tabs/{other}/snapshot").status_code == 200
+        assert http.get("/tabs").status_code == 200
+        assert http.get("/health").status_code == 200
+        assert not slow.done(), "the other tab's answers came only after the slow wait ended"
+        js(http, other, f"localStorage.setItem('{key}go', '1')")
+        res = slow.result()
+    assert res.status_code == 200 and res.json()["waited"] is True, res.text
 
 
 def test_closing_a_tab_while_a_request_waits_on_it(http: httpx.Client, pages: str) -> None:
@@ -393,8 +401,7 @@ def test_dialogs_stay_open_by_default_and_say_so(http: httpx.Client, tab: str, p
 
 def test_alert_does_not_block_later_requests(accepting: httpx.Client, pages: str) -> None:
     http = accepting
-    tab = new_tab(http)
-    open_page(http, tab, f"{pages}/events.html")
+    tab = some_tab(http, f"{pages}/events.html")
     s = snap(http, tab)
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Show alert")})
     assert res.status_code == 200
@@ -408,22 +415,19 @@ def test_alert_does_not_block_later_requests(accepting: httpx.Client, pages: str
     wait_until(lambda: js(http, tab, "window.timerDone === true"))  # not a fixed 0.3 s pause
     assert js(http, tab, "window.timerDone") is True
     assert snap(http, tab)["title"] == "Events"
-    http.post(f"/tabs/{tab}/close")  # the dying tests' restarts would reopen it
 
 
 @pytest.mark.parametrize("policy", ["manual", "accept"])
 def test_beforeunload_does_not_block_navigation(http: httpx.Client, tab: str, accepting: httpx.Client, pages: str,
                                                 policy: str) -> None:
-    # manual: the module's tab (the navigation away leaves no handler behind); accept: a tab of the
-    # module's bridge, closed afterwards
-    http, tab = (http, tab) if policy == "manual" else (accepting, new_tab(accepting))
+    # manual: the module's tab, accept: one of the module's bridge (the navigation away leaves no
+    # handler behind)
+    http, tab = (http, tab) if policy == "manual" else (accepting, some_tab(accepting))
     open_page(http, tab, f"{pages}/events.html")
     js(http, tab, "window.addEventListener('beforeunload', e => { e.preventDefault(); e.returnValue = 'stay'; })")
     http.post(f"/tabs/{tab}/action", json={"kind": "click", "selector": "#typed"})  # a user gesture arms it
     res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/login.html", "timeout": 10000})
     assert res.status_code == 200 and res.json()["title"] == "Login"
-    if policy == "accept":
-        http.post(f"/tabs/{tab}/close")
 
 
 # -- a dying Chromium -----------------------------------------------------------------------------
@@ -521,7 +525,7 @@ def test_page_download_saved_under_the_state_dir(dying: Dying, pages: str) -> No
     show one."""
     http = dying.client
     state_dir = Path(dying.server.server.config.app.state.browser.config.server.state_dir)
-    page = new_tab(http, f"{pages}/interaction.html")
+    page = some_tab(http, f"{pages}/interaction.html")
     assert http.post(f"/tabs/{page}/action", json={"kind": "click", "selector": "#dl"}).status_code == 200
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -536,12 +540,11 @@ def test_page_download_saved_under_the_state_dir(dying: Dying, pages: str) -> No
     assert base64.b64decode(one["data"]) == path.read_bytes() and one["contentType"] == "text/csv"
     assert http.get("/downloads", params={"id": done[-1]["id"], "raw": "true"}).content == path.read_bytes()
     assert http.get("/downloads", params={"id": "nope"}).status_code == 404
-    http.post(f"/tabs/{page}/close")
 
 
 def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> None:
     server, client, recorded = dying.server, dying.client, dying.recorded
-    tab = new_tab(client, f"{pages}/login.html")
+    tab = some_tab(client, f"{pages}/login.html")
     restarts = client.get("/health").json().get("restarts", 0)  # absent before the first restart
     browser = server.server.config.app.state.browser
     first_pid, pids = kill_chrome(server)
@@ -591,7 +594,7 @@ def test_dead_chromium_is_reported_then_replaced(dying: Dying, pages: str) -> No
 
 def test_dead_chromium_without_auto_restart(dying: Dying, pages: str, monkeypatch: pytest.MonkeyPatch) -> None:
     server, client, recorded = dying.server, dying.client, dying.recorded
-    tab = new_tab(client, f"{pages}/login.html")
+    tab = some_tab(client, f"{pages}/login.html")
     browser = server.server.config.app.state.browser
     monkeypatch.setattr(browser.config.browser, "auto_restart", False)  # read when Chromium dies
     _, pids = kill_chrome(server)
@@ -613,7 +616,7 @@ def test_dead_chromium_without_auto_restart(dying: Dying, pages: str, monkeypatc
 
 def test_renderer_crash_is_reported_and_reload_recovers(dying: Dying, pages: str) -> None:
     server, client = dying.server, dying.client
-    tab = new_tab(client, f"{pages}/login.html")
+    tab = some_tab(client, f"{pages}/login.html")
     browser = server.server.config.app.state.browser
     renderers = [pid for pid in chrome_processes(browser.process.pid)
                  if b"--type=renderer" in open(f"/proc/{pid}/cmdline", "rb").read()]
