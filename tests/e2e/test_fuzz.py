@@ -28,6 +28,9 @@ FUZZ_PROXIED = int(os.environ.get("PINCHTAB_FUZZ_PROXIED", "1"))
 # browsers: they are bounded and tested on their own; fuzzing them would only spend CI minutes.
 EXCLUDED = r"(/wait$|/browser/restart$|^/instances/start$|/instances/\{instance_id\}/(start|restart)$)"
 UNEXPLAINED_CODES = {"internal_error", "cdp_error"}
+# Every operation's cases come from this seed: derandomize's would be a digest of the test function's
+# source (the cases would change with its text), read and hashed again for each of ~160 operations.
+FUZZ_SEED = 22
 
 def fuzz_settings(examples: int) -> Any:
     from hypothesis import HealthCheck, Phase, settings
@@ -52,6 +55,10 @@ def bridge_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
+    # numpy, which the bridge imports when it first finds, imported here: hypothesis looks it up in
+    # sys.modules as it draws, and would find it half imported while the bridge's thread imports it.
+    import numpy  # noqa: F401
+
     config = load_config(fuzz_config(tmp_path_factory.mktemp("fuzz-bridge")), environ={})
     with ServerThread(create_app(config), free_port()) as server:
         base["bridge"] = server.url
@@ -73,18 +80,16 @@ def figure(which: str) -> str:
             f"unexplained 5xx: {sum(1 for u in unexplained if u.startswith(which))}")
 
 
-# An event stream stays open until its caller leaves: schemathesis reads one for its whole timeout,
-# so a stream operation gets a short one (its answer and first events come at once).
-STREAM_TIMEOUT = 1.5
-
-
 def is_stream(op: Any) -> bool:
     responses = op.definition.raw.get("responses", {})
     return any("text/event-stream" in (r.get("content") or {}) for r in responses.values() if isinstance(r, dict))
 
 
 def check(which: str, case: Any, stream: bool = False) -> None:
-    res = case.call(base_url=base[which], session=sessions[which], timeout=STREAM_TIMEOUT if stream else 90)
+    if stream:
+        res = open_stream(which, case)
+    else:
+        res = case.call(base_url=base[which], session=sessions[which], timeout=90)
     statuses[which][res.status_code] += 1
     if res.status_code < 500:
         return
@@ -93,9 +98,24 @@ def check(which: str, case: Any, stream: bool = False) -> None:
     except (ValueError, AttributeError):
         code = None
     if code is None or code in UNEXPLAINED_CODES:
-        what = f"{which} {case.method} {case.formatted_path} -> {res.status_code} {res.text[:300]}"
+        # The case itself too: it is sent on the sender's thread, where hypothesis does not report it.
+        what = f"{which} {case.method} {case.formatted_path} -> {res.status_code} {res.text[:300]} ({repr(case)[:300]})"
         unexplained.append(what)
         raise AssertionError(f"unexplained 5xx: {what}")
+
+
+def open_stream(which: str, case: Any) -> Any:
+    """``case``'s request as schemathesis sends it, read as far as the check needs: an event stream
+    stays open until its caller leaves (events come only as the tab's network changes), and
+    schemathesis would read one until a timeout; its status is known with its headers, and an error
+    (a 4xx or 5xx) is a JSON body that ends."""
+    data = case.as_transport_kwargs(base_url=base[which])
+    res = sessions[which].request(**data, stream=True, timeout=90)
+    if res.status_code < 400:
+        res.close()
+    else:
+        res.content  # noqa: B018 - read before the stream is released
+    return res
 
 
 def real_tab(which: str, pages: str) -> str:
@@ -154,37 +174,46 @@ def fuzz(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]] = froz
 
 
 def fuzz_operations(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]]) -> None:
+    """The cases are generated on this thread and sent, in the order generated, on a thread of its
+    own: generating one (the run's CPU) and waiting for the answer to the one before overlap. Nothing
+    generated depends on an answer."""
+    import concurrent.futures
     import re
 
     import schemathesis
-    from hypothesis import given
+    from hypothesis import given, seed
     from hypothesis import strategies as st
 
-    failures: list[str] = []
-    for result in schema.get_all_operations():
-        op = result.ok()
-        if re.search(EXCLUDED, op.path):
-            continue
-        # Half the tab routes act on a real tab (a form page), so the work behind them runs too.
-        on_tab = [{"tab_id": tab}] if "{tab_id}" in op.path else []
-        stream = is_stream(op)
-        modes = []
-        for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
-            for path in [None, *on_tab]:
-                try:
-                    modes.append(op.as_strategy(mode, path_parameters=path))
-                except Exception:  # an operation with nothing to make invalid
-                    pass
+    sent: list[tuple[str, concurrent.futures.Future[None]]] = []
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f"fuzz-{which}") as sender:
+        for result in schema.get_all_operations():
+            op = result.ok()
+            if re.search(EXCLUDED, op.path):
+                continue
+            # Half the tab routes act on a real tab (a form page), so the work behind them runs too.
+            on_tab = [{"tab_id": tab}] if "{tab_id}" in op.path else []
+            label, stream = op.label, is_stream(op)
+            modes = []
+            for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
+                for path in [None, *on_tab]:
+                    try:
+                        modes.append(op.as_strategy(mode, path_parameters=path))
+                    except Exception:  # an operation with nothing to make invalid
+                        pass
 
-        @fuzz_settings(FUZZ_PROXIED if (op.method.upper(), op.path) in proxied else FUZZ_EXAMPLES)
-        @given(case=st.one_of(modes))
-        def run(case: Any) -> None:
-            check(which, case, stream)
+            @seed(FUZZ_SEED)
+            @fuzz_settings(FUZZ_PROXIED if (op.method.upper(), op.path) in proxied else FUZZ_EXAMPLES)
+            @given(case=st.one_of(modes))
+            def run(case: Any) -> None:
+                sent.append((label, sender.submit(check, which, case, stream)))
 
-        try:
             run()
+    failures = []
+    for label, request in sent:
+        try:
+            request.result()
         except AssertionError as exc:
-            failures.append(f"{op.label}: {exc}")
+            failures.append(f"{label}: {exc}")
     assert not failures, "\n".join(failures)
 
 
@@ -193,4 +222,3 @@ def test_fuzz_bridge(bridge_schema: Any, pages: str, record_property: Any) -> No
         fuzz("bridge", bridge_schema, real_tab("bridge", pages))
     finally:
         record_property("figure", figure("bridge"))
-

@@ -17,10 +17,17 @@ from tests.e2e.test_fuzz import base, figure, fuzz, fuzz_config, load_schemathes
 def server_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from tests.e2e.test_server import ServerProc, running_server
 
-    schemathesis = load_schemathesis()
     tmp = tmp_path_factory.mktemp("fuzz-server")
     cfg = fuzz_config(tmp / "state")
     srv = ServerProc(tmp, extra={"browser": cfg["browser"]})
+    # schemathesis (and the OpenAPI loader it imports when it first loads a schema, 1.5 s of CPU with
+    # hypothesis) is imported while the server and its default instance start.
+    try:
+        schemathesis = load_schemathesis()
+        import schemathesis.specs.openapi.schemas  # noqa: F401
+    except BaseException:
+        srv.close()
+        raise
     for proc in running_server(srv):
         base["server"] = proc.url
         yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")

@@ -19,15 +19,21 @@ _INSTANCE_PARAM = {"name": "instance_id", "in": "path", "required": True, "schem
                    "description": "Instance ID (from GET /instances): the route runs on that instance"}
 
 
-def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
-    schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+def _model_schema(model: type[BaseModel], components: dict[str, Any],
+                  made: dict[type, dict[str, Any]]) -> dict[str, Any]:
+    """``model``'s JSON schema, made once per document (``made``): a route's model serves each of its
+    paths (its tab and instance forms) and methods (the bridge's 159 operations have 69 models)."""
+    if model in made:
+        return made[model]
+    schema = made[model] = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
     for name, definition in schema.pop("$defs", {}).items():
         components.setdefault(name, definition)
     components.setdefault(model.__name__, schema)
     return schema
 
 
-def _operation(route: Route, method: str, path: str, components: dict[str, Any]) -> dict[str, Any]:
+def _operation(route: Route, method: str, path: str, components: dict[str, Any],
+               made: dict[type, dict[str, Any]]) -> dict[str, Any]:
     tab_form = path != route.path and path.startswith(TAB_PREFIX)
     instance_form = path != route.path and path.startswith(INSTANCE_PREFIX)
     op: dict[str, Any] = {
@@ -40,7 +46,7 @@ def _operation(route: Route, method: str, path: str, components: dict[str, Any])
     model = route.request
     path_names = set(route.path_params)
     if model is not None:
-        schema = _model_schema(model, components)
+        schema = _model_schema(model, components, made)
         props = schema.get("properties", {})
         required = set(schema.get("required", []))
         names = {name: (info.alias or name) for name, info in model.model_fields.items()}
@@ -90,10 +96,11 @@ def _operation(route: Route, method: str, path: str, components: dict[str, Any])
 def build_openapi(routes: tuple[Route, ...], *, title: str, version: str, description: str) -> dict[str, Any]:
     components: dict[str, Any] = {"Error": ERROR_SCHEMA}
     paths: dict[str, dict[str, Any]] = {}
+    made: dict[type, dict[str, Any]] = {}
     for route in routes:
         for path in (*route.paths(), *filter(None, [route.instance_path()])):
             for method in route.methods:
-                paths.setdefault(path, {})[method.lower()] = _operation(route, method, path, components)
+                paths.setdefault(path, {})[method.lower()] = _operation(route, method, path, components, made)
     return {
         "openapi": "3.1.0",
         "info": {"title": title, "version": version, "description": description},
