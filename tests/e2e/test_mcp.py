@@ -149,13 +149,9 @@ def mcp(bridge: str) -> Iterator[McpSession]:
         yield session
 
 
-@pytest.fixture()
-def fresh_tab(bridge: str) -> Iterator[str]:
-    """A new tab (made over HTTP, so the tools under test are not used to set up)."""
-    tid = httpx.post(f"{bridge}/tab", json={"action": "new"}, timeout=30).json()["tabId"]
-    yield tid
-    httpx.post(f"{bridge}/tabs/{tid}/close", timeout=30)
-
+# A new tab (made over HTTP, on the session's client: httpx.post makes a client, and its TLS
+# context, per call), so the tools under test are not used to set up.
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 # A tab shared by the tests that load their page in it first (made over HTTP too): a new tab, with
 # its renderer, costs more than most of these tests.
@@ -247,12 +243,12 @@ def test_find_first_then_snapshot_then_act_on_finds_refs(mcp: McpSession, tab: s
     assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
 
 
-def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpSession, bridge: str, tab: str,
+def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpSession, http: httpx.Client, tab: str,
                                                                         pages: str) -> None:
     """Three Edit buttons, one per table row: find cannot choose, so both HTTP /find and
     pinchtab_find answer, beside the top candidates, each one's row words (issue 28)."""
     mcp.json("pinchtab_navigate", {"url": f"{pages}/table.html", "tabId": tab})
-    over_http = httpx.post(f"{bridge}/tabs/{tab}/find", json={"query": "edit"}, timeout=30).json()
+    over_http = http.post(f"/tabs/{tab}/find", json={"query": "edit"}).json()
     found = mcp.json("pinchtab_find", {"query": "edit", "tabId": tab})
     assert found["best_ref"] == over_http["best_ref"] and found["distinguish"] == over_http["distinguish"]
     assert [m["name"] for m in found["matches"]] == ["Edit", "Edit", "Edit"]
@@ -260,16 +256,16 @@ def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpS
     assert [w.split()[:2] for w in said] == [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Alan", "Turing"]]
 
 
-def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, pages: str) -> None:
+def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, http: httpx.Client, pages: str) -> None:
     # A session of its own: the shared one's tab (the last it navigated) is the shared tab.
     with McpSession.in_process(bridge) as mcp:
         first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
         again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
         assert again == first
-        httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+        http.post(f"/tabs/{first}/close")
         fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
         assert fresh != first  # its tab was closed: a new one
-        httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+        http.post(f"/tabs/{fresh}/close")
 
 
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
