@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import re
@@ -389,7 +390,8 @@ def _reap(proc: Any) -> None:
 
 # The two servers these tests start (with their Chromium) take seconds to come up, most of it
 # waiting on the interpreter, the imports and the browser: both are started as the module starts,
-# and come up while its other tests run (the tests below were 14 s of waiting, one after the other).
+# and come up while its other tests run (one after the other, the two tests below waited for them
+# for most of the module's wall time).
 
 @dataclass
 class Ensuring:
@@ -403,11 +405,16 @@ def ensuring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ensuring]:
     """``autostart.ensure_server`` on a free loopback port, called in a thread as the module starts."""
     state_dir = tmp_path_factory.mktemp("ensure-state")
     url = f"http://127.0.0.1:{free_port()}"
-    with pytest.MonkeyPatch.context() as patch, ThreadPoolExecutor(1) as thread:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PINCHTAB_STATE_DIR", str(state_dir))
         # Its bridge's port away from 9868 and up, where every other server on this machine starts its own.
         patch.setenv("PINCHTAB_SERVER_INSTANCE_PORT_START", str(free_port()))
-        yield Ensuring(url, state_dir, thread.submit(autostart.ensure_server, url, timeout=60))
+        with ThreadPoolExecutor(1) as thread:  # leaving it waits for ensure_server
+            yield Ensuring(url, state_dir, thread.submit(autostart.ensure_server, url, timeout=60))
+    proc = autostart.started.get(url)
+    if proc is not None and proc.poll() is None:  # its test did not run, or failed before it stopped it
+        proc.terminate()
+        _reap(proc)
 
 
 def test_ensure_server_starts_one_on_a_free_loopback_port(ensuring: Ensuring, bridge: str) -> None:
@@ -445,7 +452,15 @@ def auto_starting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AutoStar
     with open(tmp_path / "mcp-stderr.txt", "w+") as errlog:
         # The tools it calls (health is in tabs): fewer schemas to build than with all.
         with McpSession([], env=env, errlog=errlog, tools="core,tabs") as session:
-            yield AutoStarting(session, port, errlog, session.send("pinchtab_health"))
+            health = session.send("pinchtab_health")
+            yield AutoStarting(session, port, errlog, health)
+            with contextlib.suppress(Exception):  # the server is up (and its pid said) once this answered
+                health.result(timeout=90)
+        errlog.seek(0)
+        said = re.search(r"pid (\d+)", errlog.read())
+    # The server it started, when its test did not run or failed before it stopped it.
+    if said and process_alive(int(said[1])) and "pinchtab server" in _cmdline(int(said[1])):
+        os.kill(int(said[1]), signal.SIGTERM)
 
 
 def test_mcp_auto_starts_a_server_at_the_default_address(auto_starting: AutoStarting, pages: str) -> None:
