@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import re
@@ -21,7 +22,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -114,15 +116,16 @@ class McpSession:
     def run(self, coro: Any, timeout: float = 90) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
+    def send(self, name: str, args: dict[str, Any] | None = None) -> Future[CallToolResult]:
+        """Call a tool and go on: its answer is the future's (``call`` waits for it)."""
+        return asyncio.run_coroutine_threadsafe(self.session.call_tool(name, args or {}), self.loop)
+
     def call(self, name: str, args: dict[str, Any] | None = None) -> CallToolResult:
         return self.run(self.session.call_tool(name, args or {}))
 
     def text(self, name: str, args: dict[str, Any] | None = None) -> str:
         """The text of a successful call."""
-        res = self.call(name, args)
-        assert not res.is_error, res.content[0].text
-        assert len(res.content) == 1 and res.content[0].type == "text"
-        return res.content[0].text
+        return text_of(self.call(name, args))
 
     def json(self, name: str, args: dict[str, Any] | None = None) -> Any:
         return json.loads(self.text(name, args))
@@ -134,19 +137,22 @@ class McpSession:
         return res.content[0].text
 
 
+def text_of(res: CallToolResult) -> str:
+    """The text of a successful call's result."""
+    assert not res.is_error, res.content[0].text
+    assert len(res.content) == 1 and res.content[0].type == "text"
+    return res.content[0].text
+
+
 @pytest.fixture(scope="module")
 def mcp(bridge: str) -> Iterator[McpSession]:
     with McpSession.in_process(bridge) as session:
         yield session
 
 
-@pytest.fixture()
-def fresh_tab(bridge: str) -> Iterator[str]:
-    """A new tab (made over HTTP, so the tools under test are not used to set up)."""
-    tid = httpx.post(f"{bridge}/tab", json={"action": "new"}, timeout=30).json()["tabId"]
-    yield tid
-    httpx.post(f"{bridge}/tabs/{tid}/close", timeout=30)
-
+# A new tab (made over HTTP, on the session's client: httpx.post makes a client, and its TLS
+# context, per call), so the tools under test are not used to set up.
+fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 # A tab shared by the tests that load their page in it first (made over HTTP too): a new tab, with
 # its renderer, costs more than most of these tests.
@@ -238,12 +244,12 @@ def test_find_first_then_snapshot_then_act_on_finds_refs(mcp: McpSession, tab: s
     assert "Signed in as ada@example.com" in mcp.text("pinchtab_get_text", {"tabId": tab})
 
 
-def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpSession, bridge: str, tab: str,
+def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpSession, http: httpx.Client, tab: str,
                                                                         pages: str) -> None:
     """Three Edit buttons, one per table row: find cannot choose, so both HTTP /find and
     pinchtab_find answer, beside the top candidates, each one's row words (issue 28)."""
     mcp.json("pinchtab_navigate", {"url": f"{pages}/table.html", "tabId": tab})
-    over_http = httpx.post(f"{bridge}/tabs/{tab}/find", json={"query": "edit"}, timeout=30).json()
+    over_http = http.post(f"/tabs/{tab}/find", json={"query": "edit"}).json()
     found = mcp.json("pinchtab_find", {"query": "edit", "tabId": tab})
     assert found["best_ref"] == over_http["best_ref"] and found["distinguish"] == over_http["distinguish"]
     assert [m["name"] for m in found["matches"]] == ["Edit", "Edit", "Edit"]
@@ -251,16 +257,16 @@ def test_an_unsure_find_names_the_words_that_tell_its_candidates_apart(mcp: McpS
     assert [w.split()[:2] for w in said] == [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Alan", "Turing"]]
 
 
-def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, pages: str) -> None:
+def test_navigate_without_a_tab_reuses_the_sessions_tab(bridge: str, http: httpx.Client, pages: str) -> None:
     # A session of its own: the shared one's tab (the last it navigated) is the shared tab.
     with McpSession.in_process(bridge) as mcp:
         first = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
         again = mcp.json("pinchtab_navigate", {"url": f"{pages}/buttons.html"})["tabId"]
         assert again == first
-        httpx.post(f"{bridge}/tabs/{first}/close", timeout=30)
+        http.post(f"/tabs/{first}/close")
         fresh = mcp.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["tabId"]
         assert fresh != first  # its tab was closed: a new one
-        httpx.post(f"{bridge}/tabs/{fresh}/close", timeout=30)
+        http.post(f"/tabs/{fresh}/close")
 
 
 def test_keyboard_and_form_tools(mcp: McpSession, tab: str, pages: str) -> None:
@@ -382,46 +388,95 @@ def _reap(proc: Any) -> None:
         pass
 
 
-def test_ensure_server_starts_one_on_a_free_loopback_port(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bridge: str) -> None:
-    monkeypatch.setenv("PINCHTAB_STATE_DIR", str(tmp_path))
-    # Its bridge's port away from 9868 and up, where every other server on this machine starts its own.
-    monkeypatch.setenv("PINCHTAB_SERVER_INSTANCE_PORT_START", str(free_port()))
+# The two servers these tests start (with their Chromium) take seconds to come up, most of it
+# waiting on the interpreter, the imports and the browser: both are started as the module starts,
+# and come up while its other tests run (one after the other, the two tests below waited for them
+# for most of the module's wall time).
+
+@dataclass
+class Ensuring:
+    url: str  # where nothing answered
+    state_dir: Path
+    result: Future[bool]  # autostart.ensure_server(url), running in a thread
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ensuring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ensuring]:
+    """``autostart.ensure_server`` on a free loopback port, called in a thread as the module starts."""
+    state_dir = tmp_path_factory.mktemp("ensure-state")
+    url = f"http://127.0.0.1:{free_port()}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PINCHTAB_STATE_DIR", str(state_dir))
+        # Its bridge's port away from 9868 and up, where every other server on this machine starts its own.
+        patch.setenv("PINCHTAB_SERVER_INSTANCE_PORT_START", str(free_port()))
+        with ThreadPoolExecutor(1) as thread:  # leaving it waits for ensure_server
+            yield Ensuring(url, state_dir, thread.submit(autostart.ensure_server, url, timeout=60))
+    proc = autostart.started.get(url)
+    if proc is not None and proc.poll() is None:  # its test did not run, or failed before it stopped it
+        proc.terminate()
+        _reap(proc)
+
+
+def test_ensure_server_starts_one_on_a_free_loopback_port(ensuring: Ensuring, bridge: str) -> None:
     assert autostart.ensure_server(bridge) is False  # something answers already
     assert autostart.ensure_server("http://203.0.113.9:9") is False  # never starts a remote one
 
-    url = f"http://127.0.0.1:{free_port()}"
-    assert autostart.ensure_server(url, timeout=60) is True
+    url = ensuring.url
+    assert ensuring.result.result(timeout=90) is True
     proc = autostart.started[url]
     try:
         health = httpx.get(f"{url}/health", timeout=10)
         assert health.status_code == 200 and health.json()["status"] == "ok"
         assert autostart.ensure_server(url) is False  # now it answers
-        assert (tmp_path / "logs").is_dir()  # its output goes to a log, not to our stdout
+        assert (ensuring.state_dir / "logs").is_dir()  # its output goes to a log, not to our stdout
     finally:
         stop_and_check_gone(proc.pid)
         _reap(proc)
 
 
-def test_mcp_auto_starts_a_server_at_the_default_address(tmp_path: Path, pages: str) -> None:
-    port = free_port()  # the "default address" of this environment: PINCHTAB_PORT
+@dataclass
+class AutoStarting:
+    session: McpSession
+    port: int  # the "default address" of its environment: PINCHTAB_PORT
+    errlog: Any  # its stderr
+    health: Future[CallToolResult]  # its first tool call, which waits for the server it starts
+
+
+@pytest.fixture(scope="module", autouse=True)
+def auto_starting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AutoStarting]:
+    """A spawned `pinchtab mcp` with no server at its address, its pinchtab_health sent as the module starts."""
+    tmp_path = tmp_path_factory.mktemp("autostart-mcp")
+    port = free_port()
     env = {"PINCHTAB_PORT": str(port), "PINCHTAB_STATE_DIR": str(tmp_path), "PINCHTAB_CONFIG": str(tmp_path / "none.json"),
            "PINCHTAB_SERVER_INSTANCE_PORT_START": str(free_port())}  # not 9868, where other servers start bridges
-    errlog = open(tmp_path / "mcp-stderr.txt", "w+")
-    pid = None
-    try:
+    with open(tmp_path / "mcp-stderr.txt", "w+") as errlog:
         # The tools it calls (health is in tabs): fewer schemas to build than with all.
         with McpSession([], env=env, errlog=errlog, tools="core,tabs") as session:
-            health = session.json("pinchtab_health")  # waits for the server being started
-            assert health["status"] == "ok"
-            errlog.seek(0)
-            said = errlog.read()
-            assert f"127.0.0.1:{port}" in said and "started in the background" in said
-            pid = int(re.search(r"pid (\d+)", said)[1])
-            # and the tools drive the browser of the server it started
-            assert session.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["title"] == "Login"
-            assert 'button "Log in"' in session.text("pinchtab_snapshot", {"compact": True})
+            health = session.send("pinchtab_health")
+            yield AutoStarting(session, port, errlog, health)
+            with contextlib.suppress(Exception):  # the server is up (and its pid said) once this answered
+                health.result(timeout=90)
+        errlog.seek(0)
+        said = re.search(r"pid (\d+)", errlog.read())
+    # The server it started, when its test did not run or failed before it stopped it.
+    if said and process_alive(int(said[1])) and "pinchtab server" in _cmdline(int(said[1])):
+        os.kill(int(said[1]), signal.SIGTERM)
+
+
+def test_mcp_auto_starts_a_server_at_the_default_address(auto_starting: AutoStarting, pages: str) -> None:
+    session, port, errlog = auto_starting.session, auto_starting.port, auto_starting.errlog
+    pid = None
+    try:
+        health = json.loads(text_of(auto_starting.health.result(timeout=90)))  # waits for the server being started
+        assert health["status"] == "ok"
+        errlog.seek(0)
+        said = errlog.read()
+        assert f"127.0.0.1:{port}" in said and "started in the background" in said
+        pid = int(re.search(r"pid (\d+)", said)[1])
+        # and the tools drive the browser of the server it started
+        assert session.json("pinchtab_navigate", {"url": f"{pages}/login.html"})["title"] == "Login"
+        assert 'button "Log in"' in session.text("pinchtab_snapshot", {"compact": True})
     finally:
-        errlog.close()
         if pid is not None:
             stop_and_check_gone(pid)
 

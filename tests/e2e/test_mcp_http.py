@@ -27,7 +27,7 @@ TOKEN = "mcp-token-0123456789"
 
 
 @pytest.fixture(scope="module")
-def mcp_url(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def mcp_url(bridge: str, plain: httpx.Client, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`pinchtab mcp --transport http ...` run in this process (CliRunner), its ``uvicorn.run`` of the
     app replaced by uvicorn in a thread (ServerThread): the same app over real HTTP, with no
     interpreter to start and no SDK to import again (about 2.4 s of CPU less)."""
@@ -46,8 +46,15 @@ def mcp_url(bridge: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
     assert out.exit_code == 0 and (served["host"], served["port"], served["token"]) == ("127.0.0.1", port, TOKEN), out.output
     app = mcp_http.http_app(served["server"], host=served["host"], token=served["token"])
     with ServerThread(app, port) as thread:
-        assert httpx.get(f"{thread.url}/health", timeout=10, trust_env=False).status_code == 200  # public
+        assert plain.get(f"{thread.url}/health").status_code == 200  # public
         yield f"{thread.url}/mcp"
+
+
+@pytest.fixture(scope="module")
+def plain() -> Iterator[httpx.Client]:
+    """One client for the plain requests (httpx.get and httpx.post make one, and its TLS context, per call)."""
+    with httpx.Client(timeout=10, trust_env=False) as client:
+        yield client
 
 
 async def _session_calls(url: str, pages: str) -> tuple[list[str], dict, str]:
@@ -71,10 +78,10 @@ def test_tools_over_streamable_http(mcp_url: str, pages: str) -> None:
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": f"bearer {TOKEN}x"}])
-def test_the_endpoint_needs_the_token(mcp_url: str, headers: dict[str, str]) -> None:
+def test_the_endpoint_needs_the_token(mcp_url: str, plain: httpx.Client, headers: dict[str, str]) -> None:
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-    res = httpx.post(mcp_url, json=body, headers={"Accept": "application/json, text/event-stream", **headers}, trust_env=False)
+    res = plain.post(mcp_url, json=body, headers={"Accept": "application/json, text/event-stream", **headers})
     assert res.status_code == 401 and res.headers["www-authenticate"] == "Bearer"
 
 

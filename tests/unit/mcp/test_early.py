@@ -33,11 +33,12 @@ def _spawn(tmp: Path, server: str = "http://127.0.0.1:9") -> subprocess.Popen[by
 Spawned = dict[str, tuple[subprocess.Popen[bytes], str]]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", autouse=True)
 def spawned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Spawned]:
-    """This module's two `pinchtab mcp` processes and their --server, started together: each loads
-    for a second or two, the second while the first one's test runs. "down": a server nothing
-    listens on; "bad": the first message is not an initialize the early answer takes."""
+    """This module's two `pinchtab mcp` processes and their --server, started together as the module
+    starts: each loads for a second or two, while the in-process tests run (the tests that talk to
+    them come last). "down": a server nothing listens on; "bad": the first message is not an
+    initialize the early answer takes."""
     down = f"http://127.0.0.1:{free_port()}"
     procs = {"down": (_spawn(tmp_path_factory.mktemp("down"), down), down),
              "bad": (_spawn(tmp_path_factory.mktemp("bad")), "http://127.0.0.1:9")}
@@ -84,25 +85,6 @@ def test_versions_are_the_sdks() -> None:
     assert early.HANDSHAKE_VERSIONS == HANDSHAKE_PROTOCOL_VERSIONS
 
 
-def test_early_answer_is_the_sdks_and_is_sent_once_and_a_server_down_is_connection_refused(spawned: Spawned) -> None:
-    proc, url = spawned["down"]
-    tail = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 99, "method": "ping"}]
-    calls = [_call(100, "pinchtab_health", {}), _call(101, "pinchtab_navigate", {"url": "http://example.com"})]
-    answers, stderr = _session(proc, [([_init(1, "2025-06-18"), *tail], 2), (calls, 2)])
-    assert "differs" not in stderr, stderr
-    assert [a["id"] for a in answers[:2]] == [1, 99]  # initialize once, then the SDK's answer to ping
-    assert answers[0]["result"] == early.initialize_result("2025-06-18")
-    assert answers[1]["result"] == {}
-
-    # an explicit --server is never auto-started
-    down = {a["id"]: _tool_error(a) for a in answers[2:]}
-    assert sorted(down) == [100, 101]
-    assert down[100].startswith("Connection refused")
-    assert url in down[100] and "pinchtab server" in down[100] and "pinchtab bridge" in down[100]
-    assert down[101].startswith("Connection refused")
-    assert "started in the background" not in stderr
-
-
 async def _sdk_answer(message: dict) -> dict:
     """The SDK's answer to ``message``, from the server ``pinchtab mcp`` builds, in this process."""
     from mcp import types
@@ -121,15 +103,10 @@ async def _sdk_answer(message: dict) -> dict:
 
 
 def test_early_answer_to_an_unknown_version_is_the_sdks() -> None:
-    """An unknown version gets the latest: what the SDK answers (the spawned session above shows the
+    """An unknown version gets the latest: what the SDK answers (the spawned session below shows the
     early answer is the one sent, and sent once)."""
     answer = asyncio.run(_sdk_answer(_init("a", "1999-01-01")))
     assert answer == {"jsonrpc": "2.0", "id": "a", "result": early.initialize_result("1999-01-01")}
-
-
-def test_a_first_message_other_than_initialize_waits_for_the_sdk(spawned: Spawned) -> None:
-    answers, _ = _session(spawned["bad"][0], [([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], 1)])
-    assert len(answers) == 1 and answers[0]["id"] == 7 and "error" in answers[0]  # the SDK's own error
 
 
 @pytest.mark.parametrize("env, file, port", [
@@ -157,3 +134,29 @@ def test_guess_port_leaves_a_broken_file_to_the_normal_path(tmp_path: Path) -> N
 ])
 def test_early_start_is_for_the_stdio_transport(argv: list[str], stdio: bool) -> None:
     assert early.applies(argv) is stdio
+
+
+# -- the spawned sessions (last: they have loaded by now) --------------------------------------------
+
+def test_early_answer_is_the_sdks_and_is_sent_once_and_a_server_down_is_connection_refused(spawned: Spawned) -> None:
+    proc, url = spawned["down"]
+    tail = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 99, "method": "ping"}]
+    calls = [_call(100, "pinchtab_health", {}), _call(101, "pinchtab_navigate", {"url": "http://example.com"})]
+    answers, stderr = _session(proc, [([_init(1, "2025-06-18"), *tail], 2), (calls, 2)])
+    assert "differs" not in stderr, stderr
+    assert [a["id"] for a in answers[:2]] == [1, 99]  # initialize once, then the SDK's answer to ping
+    assert answers[0]["result"] == early.initialize_result("2025-06-18")
+    assert answers[1]["result"] == {}
+
+    # an explicit --server is never auto-started
+    down = {a["id"]: _tool_error(a) for a in answers[2:]}
+    assert sorted(down) == [100, 101]
+    assert down[100].startswith("Connection refused")
+    assert url in down[100] and "pinchtab server" in down[100] and "pinchtab bridge" in down[100]
+    assert down[101].startswith("Connection refused")
+    assert "started in the background" not in stderr
+
+
+def test_a_first_message_other_than_initialize_waits_for_the_sdk(spawned: Spawned) -> None:
+    answers, _ = _session(spawned["bad"][0], [([{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"bad": 1}}], 1)])
+    assert len(answers) == 1 and answers[0]["id"] == 7 and "error" in answers[0]  # the SDK's own error
