@@ -21,6 +21,34 @@ refs_tab = pytest.fixture(scope="module", name="refs_tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
 
+# A page as it was loaded, its body and title put back by script: for a page whose handlers are
+# inline attributes and whose functions are global, the new elements from the markup work as the
+# page's own did (new elements, new refs: the ones a test took are stale). A navigation costs
+# Chromium ~0.2 s of CPU, the script ~0.01 s.
+RESTORE_PAGE = """document.documentElement.removeAttribute('style');
+document.body.innerHTML = window.loaded.body;
+document.title = window.loaded.title;
+document.activeElement?.blur();
+scrollTo(0, 0);
+scrollY"""
+
+
+def page_as_loaded(http: httpx.Client, tab: str, url: str, reset: str = "") -> None:
+    """``tab`` on ``url`` as loaded (a page of inline handlers and global functions): a tab already
+    on it gets the page's body and title back, scrolled to the top, and ``reset`` run (a script
+    that puts the page's globals back), instead of a new load."""
+    if js(http, tab, "location.href === %r && typeof window.loaded === 'object'" % url):
+        assert js(http, tab, f"{reset};{RESTORE_PAGE}") == 0
+    else:
+        open_page(http, tab, url)
+        js(http, tab, "window.loaded = {body: document.body.innerHTML, title: document.title}; 1")
+
+
+def buttons_page(http: httpx.Client, tab: str, pages: str) -> None:
+    """The module's tab on buttons.html as loaded (most of the module's tests act on it)."""
+    page_as_loaded(http, tab, f"{pages}/buttons.html")
+
+
 def give_up_soon(bridge_server: Any, tab: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The session bridge's tab ``tab`` gives up on a target that does not become actionable after
     0.3 s (``browser.actionabilityWaitMs``, 1 s by default, read by a tab when it opens), for a
@@ -61,7 +89,7 @@ def event_log(http: httpx.Client, tab: str, element_id: str) -> list[dict[str, A
 def test_click_by_ref_and_hover(http: httpx.Client, tab: str, pages: str) -> None:
     """Clicks by ref, a hover, and a click on a button far below, on one load of buttons.html."""
     # click by ref
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ref = ref_of(snap(http, tab), "button", "Increment")
     out = ok(http, tab, kind="click", ref=ref)
     assert out["ref"] == ref
@@ -109,7 +137,7 @@ def test_click_and_typing_send_real_events(http: httpx.Client, tab: str, pages: 
 
 
 def test_dblclick(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ok(http, tab, kind="dblclick", ref=ref_of(snap(http, tab), "button", "Double me"))
     assert text_of(http, tab, "dcount") == "1"
     open_page(http, tab, f"{pages}/events.html")
@@ -119,7 +147,7 @@ def test_dblclick(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_click_by_selector(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     out = ok(http, tab, kind="click", selector="#inc")
     assert "ref" not in out
     assert text_of(http, tab, "count") == "1"
@@ -131,7 +159,7 @@ def test_click_by_selector(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_click_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     x, y = js(http, tab, "(() => { const r = document.getElementById('inc').getBoundingClientRect();"
                          " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
     ok(http, tab, kind="click", x=x, y=y)
@@ -145,7 +173,7 @@ def test_click_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_hover_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     x, y = js(http, tab, "(() => { const r = document.getElementById('hover-target').getBoundingClientRect();"
                          " return [r.x + 5, r.y + r.height / 2]; })()")
     ok(http, tab, kind="hover", x=x, y=y)
@@ -153,7 +181,7 @@ def test_hover_by_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_click_in_a_scrolled_container(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     # smooth scrolling must not move the target after it was measured
     js(http, tab, """document.documentElement.style.scrollBehavior = 'smooth';
         document.body.insertAdjacentHTML('afterbegin', '<div id="box" style="height:100px;overflow:auto;scroll-behavior:smooth">' +
@@ -217,7 +245,7 @@ def test_fill_fires_input_and_change(http: httpx.Client, tab: str, pages: str) -
 def test_fill_errors_focus_and_presses(http: httpx.Client, tab: str, pages: str) -> None:
     """Refused fills, focus and key presses on their own fields of one load of buttons.html."""
     # fill errors
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     res = act(http, tab, kind="fill", selector="#inc", value="x")
     assert res.status_code == 400 and res.json()["code"] == "not_fillable"
     res = act(http, tab, kind="fill", selector="#focus-me")
@@ -307,7 +335,7 @@ def test_fill_on_a_select_selects(http: httpx.Client, tab: str, pages: str) -> N
 
 
 def test_scroll_page(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ok(http, tab, kind="scroll")
     assert js(http, tab, "scrollY") == 300  # default amount
     ok(http, tab, kind="scroll", pixels=500)
@@ -319,7 +347,7 @@ def test_scroll_page(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_scroll_ref_into_view(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     in_view = "(() => { const r = document.getElementById('far').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
     assert js(http, tab, in_view) is False
     ok(http, tab, kind="scroll", ref=ref_of(snap(http, tab), "button", "Far away button"))
@@ -327,7 +355,7 @@ def test_scroll_ref_into_view(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ok(http, tab, kind="scroll", x=300, y=300, pixels=400)
     # wheel scrolling is handled asynchronously by the compositor
     res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "new Promise(r => { const t0 = Date.now(); (function f() { if (scrollY > 0 || Date.now() - t0 > 2000) r(scrollY); else requestAnimationFrame(f); })(); })"})
@@ -451,7 +479,7 @@ def test_refused_clicks_do_not_click(http: httpx.Client, quick_refusal: str, pag
     """Clicks on a covered, a disabled and an invisible button are refused and click nothing (one load of buttons.html)."""
     # occluded click fails and does not click
     tab = quick_refusal
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     res = act(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Covered button"))
     assert res.status_code == 500
     body = res.json()
@@ -495,7 +523,7 @@ def test_ref_before_any_snapshot(http: httpx.Client, fresh_tab: str, pages: str)
 
 
 def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     s = snap(http, tab)
     old = ref_of(s, "button", "Save changes")
     ok(http, tab, kind="click", ref=ref_of(s, "button", "Re-render"))
@@ -513,7 +541,7 @@ def test_stale_ref_without_find_intent_fails_clearly(http: httpx.Client, tab: st
 
 def test_stale_ref_from_find_is_recovered(http: httpx.Client, tab: str, pages: str) -> None:
     # the contrast to the test above: the same re-render, but the ref came from /find
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     found = http.post(f"/tabs/{tab}/find", json={"query": "save changes button"}).json()
     ref = found["best_ref"]
     ok(http, tab, kind="click", selector="#rerender")
@@ -523,7 +551,7 @@ def test_stale_ref_from_find_is_recovered(http: httpx.Client, tab: str, pages: s
 
 
 def test_ref_after_navigation_is_stale(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ref = ref_of(snap(http, tab), "button", "Increment")
     open_page(http, tab, f"{pages}/buttons.html")
     res = act(http, tab, kind="click", ref=ref)

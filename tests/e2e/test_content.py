@@ -11,13 +11,15 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab
+from tests.e2e.test_actions import page_as_loaded
 
 PNG = b"\x89PNG\r\n\x1a\n"
 JPEG = b"\xff\xd8\xff"
 
 
 # One tab for this module's tests (each opens the page it reads; none leaves a dialog, an
-# emulation or a route behind).
+# emulation or a route behind). A test on login.html after one on it gets the page back by script
+# instead of a new load (page_as_loaded).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
@@ -25,7 +27,7 @@ tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
 def test_text_readable_raw_and_max_chars(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     readable = http.get(f"/tabs/{tab}/text").json()
     assert readable["url"] == f"{pages}/login.html" and readable["title"] == "Login"
     assert readable["text"].startswith("Welcome back")
@@ -55,7 +57,7 @@ def test_text_follows_the_page(http: httpx.Client, tab: str, pages: str) -> None
 
 
 def test_screenshot_png(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     body = http.get(f"/tabs/{tab}/screenshot").json()
     assert body["format"] == "png"
     data = base64.b64decode(body["base64"])
@@ -127,7 +129,7 @@ def test_pdf_get_and_post(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_pdf_bad_page_ranges(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")  # one printed page; one load for the four cases
+    page_as_loaded(http, tab, f"{pages}/login.html")  # one printed page; one load for the four cases
     for ranges in ("abc", "3-1", "99", "1-2-3"):
         res = http.get(f"/tabs/{tab}/pdf", params={"pageRanges": ranges})
         assert res.status_code == 400, res.text
@@ -227,7 +229,7 @@ def test_cookies_are_disabled_by_default(http: httpx.Client, locked_bridge: str,
 
 
 def test_cookies_round_trip(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [
         {"name": "session", "value": "abc123"},
         {"name": "secret", "value": "s", "httpOnly": True, "sameSite": "Strict"},
@@ -251,7 +253,7 @@ def test_cookies_round_trip(http: httpx.Client, tab: str, pages: str) -> None:
 
 
 def test_cookies_for_another_url(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     res = http.post("/cookies", json={"tabId": tab, "url": "https://example.test/app",
                                       "cookies": [{"name": "elsewhere", "value": "1", "secure": True}]})
     assert res.json() == {"set": 1}
@@ -265,7 +267,7 @@ def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
     open_page(http, tab, "about:blank")
     res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1"}]})
     assert res.status_code == 400 and res.json()["code"] == "cookie_url_required"
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     assert http.post(f"/tabs/{tab}/cookies", json={"cookies": []}).status_code == 400
     assert http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a"}]}).status_code == 400
     res = http.post(f"/tabs/{tab}/cookies", json={"cookies": [{"name": "a", "value": "1", "sameSite": "Sometimes"}]})
@@ -278,7 +280,7 @@ def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
 def test_waits_for_what_comes_later(http: httpx.Client, tab: str, pages: str) -> None:
     """Waits for an element, a text, both, and a text after a navigation, on one load of login.html."""
     # wait for selector inserted later
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     js(http, tab, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<div id=\"late\">Late arrival</div>'), 400)")
     res = http.post(f"/tabs/{tab}/wait", json={"selector": "#late", "timeout": 10000})
     assert res.status_code == 200
@@ -311,7 +313,7 @@ def test_wait_times_out_and_is_capped(http: httpx.Client, tab: str, pages: str,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Waits that time out, the one asked for more than the cap at the cap, on one load of login.html."""
     # wait times out
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     started = time.monotonic()
     body = http.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": 400}).json()
     assert body["present"] is False
@@ -355,7 +357,7 @@ def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab:
     # The session bridge runs in this process: a 0.3 s limit instead of the 10 s one (the script
     # spins a core until stopped) takes the same path.
     monkeypatch.setattr(reading, "EVALUATE_TIMEOUT_MS", 300)
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     start = _time.monotonic()
     res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "while (true) {}"})
     assert res.status_code == 504, res.text
@@ -367,7 +369,7 @@ def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab:
 def test_a_background_tab_can_be_captured(http: httpx.Client, tab: str, pages: str) -> None:
     # Headless Chromium paints only the tab in front; a capture of another one used to hang 30 s.
     first = tab  # the module's tab, behind a new one
-    open_page(http, first, f"{pages}/login.html")
+    page_as_loaded(http, first, f"{pages}/login.html")
     second = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}).json()["tabId"]
     try:
         res = http.get(f"/tabs/{first}/screenshot", params={"raw": "true"}, timeout=20)

@@ -1,7 +1,9 @@
 """Iframes of every origin against a real Chromium: same-origin, cross-origin in the same process
 (another port of 127.0.0.1), out of process (another site: `localhost`), and nested; their content
 in snapshots under the iframe node, their refs usable by every action and by find. The tests share
-one tab: each opens its page first (a new document drops the frame scope a test set)."""
+one tab, and the tests of one origin one load of the payment page (a page with three frames costs
+~1 s of CPU to load): the next test gets a fresh payment frame, put in by script, and the page's
+frame scope."""
 
 from __future__ import annotations
 
@@ -46,6 +48,10 @@ def act(http: httpx.Client, tab: str, **body: Any) -> dict[str, Any]:
     return res.json()
 
 
+def frame(http: httpx.Client, tab: str, target: str) -> httpx.Response:
+    return http.post(f"/tabs/{tab}/frame", json={"target": target})
+
+
 def settled(http: httpx.Client, tab: str, role: str, name: str, **params: Any) -> dict[str, Any]:
     """A snapshot once the frames' content has loaded (frames load after the page's load event
     when a script sets their src)."""
@@ -57,9 +63,28 @@ def settled(http: httpx.Client, tab: str, role: str, name: str, **params: Any) -
         time.sleep(0.1)
 
 
+# frames3.html's payment frame as the page puts it in, new: a frame a test filled, paid, navigated or
+# removed is replaced, and the page's status cleared
+FRESH_PAYMENT_FRAME = """new Promise(resolve => {
+  document.getElementById('cross')?.remove();
+  const f = Object.assign(document.createElement('iframe'), {id: 'cross', name: 'pay', title: 'Payment'});
+  f.style.cssText = 'width:500px;height:300px';
+  f.onload = resolve;
+  f.src = %r;
+  document.getElementById('status').before(f);
+  document.getElementById('status').textContent = '';
+})"""
+
+
 def payment_page(http: httpx.Client, tab: str, pages: str, origin: str) -> dict[str, Any]:
-    """frames3.html with its payment frame from ``origin``; its snapshot once the frame loaded."""
-    open_page(http, tab, f"{pages}/frames3.html?x={origin}")
+    """frames3.html with a fresh payment frame from ``origin``, in the page's scope; its snapshot once
+    the frame loaded. The page is loaded when the tab is not on it already."""
+    assert frame(http, tab, "main").status_code == 200
+    url = f"{pages}/frames3.html?x={origin}"
+    if js(http, tab, "location.href") == url:
+        js(http, tab, FRESH_PAYMENT_FRAME % f"{origin}/pay.html")
+    else:
+        open_page(http, tab, url)
     return settled(http, tab, "textbox", "Card number")
 
 
@@ -79,7 +104,8 @@ def wait_paid(http: httpx.Client, tab: str, card: str) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("kind", ["same-origin", "same-site", "other-site"])
+# scope="module": pytest runs the tests of one origin one after another (one page load each)
+@pytest.mark.parametrize("kind", ["same-origin", "same-site", "other-site"], scope="module")
 def test_frame_content_of_every_origin_is_in_the_snapshot_and_its_refs_act(
         http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
     origin = {"same-origin": pages, "same-site": other, "other-site": other_site(other)}[kind]
@@ -104,18 +130,9 @@ def test_frame_content_of_every_origin_is_in_the_snapshot_and_its_refs_act(
     assert f'{owner["ref"]} Iframe "Payment" url="{origin}/pay.html"' in text
 
 
-def test_nested_frames_across_origins(http: httpx.Client, tab: str, pages: str, other: str) -> None:
-    # the page (127.0.0.1:A) -> another site (localhost:B) -> back to the first site on port B
-    open_page(http, tab, f"{pages}/nested.html?o={other_site(other)}&x={other}")
-    s = settled(http, tab, "textbox", "Card number")
-    outer, inner = node(s, "Iframe", "Checkout"), node(s, "Iframe", "Inner payment")
-    assert inner["depth"] == outer["depth"] + 1 and inner["childFrameUrl"] == f"{other}/pay.html"
-    inter = settled(http, tab, "textbox", "Card number", filter="interactive")
-    assert node(inter, "textbox", "Card number")["ref"] == node(s, "textbox", "Card number")["ref"]
-    pay_by_ref(http, tab, s)
-
-
-def test_find_and_keyboard_reach_a_frame_of_another_site(http: httpx.Client, tab: str, pages: str, other: str) -> None:
+@pytest.mark.parametrize("kind", ["other-site"], scope="module")
+def test_find_and_keyboard_reach_a_frame_of_another_site(http: httpx.Client, tab: str, pages: str, other: str,
+                                                         kind: str) -> None:
     payment_page(http, tab, pages, other_site(other))
     found = http.post(f"/tabs/{tab}/find", json={"query": "card number field"}).json()
     assert found["matches"][0]["name"] == "Card number", found
@@ -124,7 +141,7 @@ def test_find_and_keyboard_reach_a_frame_of_another_site(http: httpx.Client, tab
     wait_paid(http, tab, "4242")
 
 
-@pytest.mark.parametrize("kind", ["same-origin", "other-site"])
+@pytest.mark.parametrize("kind", ["same-origin", "other-site"], scope="module")
 def test_a_frame_that_navigates_or_goes_away_makes_its_refs_stale(
         http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
     origin = pages if kind == "same-origin" else other_site(other)
@@ -141,11 +158,7 @@ def test_a_frame_that_navigates_or_goes_away_makes_its_refs_stale(
     assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
 
 
-def frame(http: httpx.Client, tab: str, target: str) -> httpx.Response:
-    return http.post(f"/tabs/{tab}/frame", json={"target": target})
-
-
-@pytest.mark.parametrize("kind", ["same-origin", "other-site"])
+@pytest.mark.parametrize("kind", ["same-origin", "other-site"], scope="module")
 def test_frame_scope_for_selectors_snapshot_and_text(http: httpx.Client, tab: str, pages: str, other: str, kind: str) -> None:
     origin = pages if kind == "same-origin" else other_site(other)
     s = payment_page(http, tab, pages, origin)
@@ -180,9 +193,12 @@ def test_frame_scope_for_selectors_snapshot_and_text(http: httpx.Client, tab: st
     assert bad.status_code == 400 and "not an iframe owner" in bad.json()["error"]
 
 
-def test_nested_frames_need_a_hop_each(http: httpx.Client, tab: str, pages: str, other: str) -> None:
+def test_nested_frames_across_origins_by_ref_and_by_a_hop_each(http: httpx.Client, tab: str, pages: str,
+                                                                other: str) -> None:
+    # the page (127.0.0.1:A) -> another site (localhost:B) -> back to the first site on port B
     open_page(http, tab, f"{pages}/nested.html?o={other_site(other)}&x={other}")
     settled(http, tab, "textbox", "Card number")
+    # selectors need a hop per frame
     assert frame(http, tab, "#outer").status_code == 200
     assert http.post(f"/tabs/{tab}/action", json={"kind": "focus", "selector": "#card"}).status_code == 404
     res = frame(http, tab, "#inner-pay")
@@ -190,3 +206,11 @@ def test_nested_frames_need_a_hop_each(http: httpx.Client, tab: str, pages: str,
     act(http, tab, kind="type", selector="#card", text="31")
     act(http, tab, kind="click", selector="#pay")
     wait_paid(http, tab, "31")
+    # refs reach every frame from the page's scope (fill replaces the card number typed above)
+    assert frame(http, tab, "main").json()["scoped"] is False
+    s = settled(http, tab, "textbox", "Card number")
+    outer, inner = node(s, "Iframe", "Checkout"), node(s, "Iframe", "Inner payment")
+    assert inner["depth"] == outer["depth"] + 1 and inner["childFrameUrl"] == f"{other}/pay.html"
+    inter = settled(http, tab, "textbox", "Card number", filter="interactive")
+    assert node(inter, "textbox", "Card number")["ref"] == node(s, "textbox", "Card number")["ref"]
+    pay_by_ref(http, tab, s)

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab, ref_of, snap
+from tests.e2e.test_actions import page_as_loaded
 
 STRUCTURAL = {"generic", "none", "presentation", ""}
 
@@ -18,7 +19,8 @@ STRUCTURAL = {"generic", "none", "presentation", ""}
 # Each test opens the page it reads: one tab serves the module (opening and closing one per test
 # cost more than the test). A test that reads the refs themselves (a tab numbers its refs on from the
 # pages it showed before), its first snapshot or its blank page has a fresh one; the four that read
-# login.html's refs share one (login_tab).
+# login.html's refs share one (login_tab). Tests on the module's tab that act on form.html,
+# buttons.html or login.html come one after another and share a load of it (page_as_loaded).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
 
@@ -95,7 +97,7 @@ def test_node_ids_are_stable_backend_ids(http: httpx.Client, tab: str, pages: st
 
 
 def test_roles_and_names_are_chromium_s(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
+    page_as_loaded(http, tab, f"{pages}/form.html")
     s = snap(http, tab)
     computed = js(http, tab, """[...document.querySelectorAll('select, input, textarea, button, [role=textbox], form, fieldset, h1')]
         .map(e => [e.computedRole, e.computedName])""")
@@ -109,7 +111,7 @@ def test_roles_and_names_are_chromium_s(http: httpx.Client, tab: str, pages: str
 
 
 def test_json_fields(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
+    page_as_loaded(http, tab, f"{pages}/form.html")
     js(http, tab, "document.getElementById('bio').value = 'Hello there'; document.getElementById('bio').focus()")
     nodes = {(n["role"], n["name"]): n for n in snap(http, tab)["nodes"]}
     allowed = {"ref", "role", "name", "value", "depth", "focused", "disabled", "checked", "nodeId",
@@ -125,19 +127,38 @@ def test_json_fields(http: httpx.Client, tab: str, pages: str) -> None:
     assert nodes[("checkbox", "Alerts")]["checked"] is True
     assert nodes[("radio", "Free")]["checked"] is True
     assert "checked" not in nodes[("button", "Save")] and "focused" not in nodes[("button", "Save")]
-    open_page(http, tab, f"{pages}/buttons.html")
+    page_as_loaded(http, tab, f"{pages}/buttons.html")
     nodes = {(n["role"], n["name"]): n for n in snap(http, tab)["nodes"]}
     assert nodes[("button", "Disabled button")]["disabled"] is True
     assert "disabled" not in nodes[("button", "Increment")]
 
 
+def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str, pages: str) -> None:
+    page_as_loaded(http, tab, f"{pages}/buttons.html")
+    s = snap(http, tab, filter="interactive")
+    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Increment")})
+    assert res.status_code == 200, res.text
+    assert js(http, tab, "document.getElementById('count').textContent") == "1"
+
+
 def test_password_value_is_masked(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    page_as_loaded(http, tab, f"{pages}/login.html")
     js(http, tab, "document.getElementById('password').value = 'hunter2'")
     s = snap(http, tab)
     node = next(n for n in s["nodes"] if n["name"] == "Password")
     assert "hunter2" not in json.dumps(s)
     assert node["value"] == "\u2022" * 8  # PinchTab's mask: filled, of no telling length
+
+
+def test_clickable_divs_are_labelled_clickable_not_generic(http: httpx.Client, tab: str, pages: str) -> None:
+    page_as_loaded(http, tab, f"{pages}/login.html")
+    js(http, tab, "(() => { const d = document.createElement('div'); d.setAttribute('onclick', 'this.textContent=\"done\"');"
+                  " d.textContent = 'Open menu'; document.body.appendChild(d); return 1; })()")
+    nodes = snap(http, tab, filter="interactive")["nodes"]
+    node = next(n for n in nodes if n["name"] == "Open menu")
+    assert node["role"] == "clickable"
+    assert http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": node["ref"]}).status_code == 200
+    assert "done" in js(http, tab, "document.body.innerText")
 
 
 def test_interactive_filter(http: httpx.Client, login_tab: str) -> None:
@@ -153,14 +174,6 @@ def test_interactive_filter(http: httpx.Client, login_tab: str) -> None:
     full_refs = {n["nodeId"]: n["ref"] for n in full["nodes"]}
     assert {n["nodeId"]: n["ref"] for n in inter["nodes"]}.items() <= full_refs.items()
     assert snap(http, tab, filter="all") == full
-
-
-def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
-    s = snap(http, tab, filter="interactive")
-    res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Increment")})
-    assert res.status_code == 200, res.text
-    assert js(http, tab, "document.getElementById('count').textContent") == "1"
 
 
 def test_text_format(http: httpx.Client, login_tab: str, pages: str) -> None:
@@ -316,6 +329,7 @@ def test_same_origin_iframe_content_is_included(http: httpx.Client, tab: str, pa
 
 
 def test_hidden_elements_are_excluded_and_open_shadow_dom_included(http: httpx.Client, tab: str, pages: str) -> None:
+    """Hidden elements, shadow DOM, then a visible child of a hidden parent, on one load of index.html."""
     open_page(http, tab, f"{pages}/index.html")
     names = [n["name"] for n in snap(http, tab)["nodes"]]
     assert "Hidden button" not in names  # display:none
@@ -324,10 +338,7 @@ def test_hidden_elements_are_excluded_and_open_shadow_dom_included(http: httpx.C
     assert "Shadow button" in names
     assert "Shadow button" in [n["name"] for n in snap(http, tab, filter="interactive")["nodes"]]
     assert_no_structural_noise(http, tab)
-
-
-def test_visibility_hidden_parent_with_visible_child(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/index.html")
+    # a visibility:hidden parent with a visible child (the same load)
     js(http, tab, """document.body.insertAdjacentHTML('beforeend',
         '<div style="visibility:hidden"><span>Secret words</span><button style="visibility:visible">Shown child</button></div>')""")
     names = [n["name"] for n in snap(http, tab)["nodes"]]
@@ -394,6 +405,7 @@ def test_table_rows_on_the_current_tab(http: httpx.Client, tab: str, pages: str)
 
 
 def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages: str) -> None:
+    """Widgets without an ARIA role, then a contenteditable's text as its value, on one load of widgets.html."""
     open_page(http, tab, f"{pages}/widgets.html")
     nodes = {n["name"]: n for n in snap(http, tab)["nodes"]}
     # children of display:contents wrappers, and of a component whose :host is display:contents
@@ -412,10 +424,7 @@ def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages
     assert inter == ["Inside contents", "Buy now", "More options", "Delivery date", "Delivery time", "Colour",
                      "Message body"]
     assert_no_structural_noise(http, tab)
-
-
-def test_contenteditable_text_is_its_value(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/widgets.html")
+    # a contenteditable's text is its value (the same load)
     js(http, tab, "document.getElementById('editor').textContent = 'Dear team'")
     s = snap(http, tab)
     editor = next(n for n in s["nodes"] if n["name"] == "Message body")
@@ -441,17 +450,6 @@ def test_diff_compares_with_the_last_snapshot_of_the_same_kind(http: httpx.Clien
     snap(http, tab)  # a full snapshot in between must not be what the next interactive diff sees
     diff = snap(http, tab, filter="interactive", diff="true")
     assert diff["added"] == [] and diff["removed"] == [] and diff["changed"] == []
-
-
-def test_clickable_divs_are_labelled_clickable_not_generic(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
-    js(http, tab, "(() => { const d = document.createElement('div'); d.setAttribute('onclick', 'this.textContent=\"done\"');"
-                  " d.textContent = 'Open menu'; document.body.appendChild(d); return 1; })()")
-    nodes = snap(http, tab, filter="interactive")["nodes"]
-    node = next(n for n in nodes if n["name"] == "Open menu")
-    assert node["role"] == "clickable"
-    assert http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": node["ref"]}).status_code == 200
-    assert "done" in js(http, tab, "document.body.innerText")
 
 
 def test_an_item_alone_between_dividers_is_still_an_item(http: httpx.Client, tab: str, pages: str) -> None:

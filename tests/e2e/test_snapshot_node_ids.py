@@ -1,6 +1,7 @@
 """Snapshots of the same document reuse the backend ids the bridge already has (browser/node_ids.py):
 ids stay right when nodes come, go, move or are replaced, and a new document starts afresh. The tests
-share one tab, each opening its page first."""
+share one tab, each opening its page first (buttons.html, shown by the test before, given back by
+script: page_as_loaded)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab, ref_of, snap
+from tests.e2e.test_actions import page_as_loaded
 
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
@@ -31,7 +33,7 @@ def test_repeated_snapshots_keep_node_ids(http: httpx.Client, tab: str, pages: s
 
 
 def test_new_moved_and_replaced_nodes_get_their_own_ids(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    page_as_loaded(http, tab, f"{pages}/buttons.html")
     before = snap(http, tab)
     # New buttons before the old ones (every later node shifts), one old button moved to the end,
     # one replaced by a look-alike: refs are renumbered, and each must still act on its own element.
@@ -64,7 +66,7 @@ def test_new_moved_and_replaced_nodes_get_their_own_ids(http: httpx.Client, tab:
 
 
 def test_a_new_document_starts_afresh(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/buttons.html")
+    page_as_loaded(http, tab, f"{pages}/buttons.html")  # the test before left it there
     snap(http, tab)
     open_page(http, tab, f"{pages}/buttons.html")  # the same page again: new nodes, new ids
     s = snap(http, tab)
