@@ -41,17 +41,18 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 
 
 # The files that take longest, longest first (each file's wall time in a full 3-worker run, 26 Nov
-# 2026 09:16 UTC, after the morning's cuts): under pytest-xdist (scripts/test.sh: --dist loadfile, a
+# 2026 11:57 UTC, after the second day's cuts): under pytest-xdist (scripts/test.sh: --dist loadfile, a
 # file on one worker, in collection order) none of them may start last and leave the other workers
 # idle. Then the other end-to-end files, then the unit tests; a file keeps its own order.
 SLOW_FIRST = ("e2e/test_fuzz_server.py", "e2e/test_server.py", "hostile/test_bridges.py", "e2e/test_frameworks.py",
-              "e2e/test_errors.py", "e2e/test_frames.py", "e2e/test_snapshot.py", "e2e/test_attach.py",
-              "e2e/test_actions.py", "e2e/test_fuzz.py", "e2e/test_hardening_browser.py",
-              "e2e/test_server_in_process.py", "e2e/test_audit.py", "e2e/test_wheel.py", "e2e/test_media.py",
-              "e2e/test_client.py", "e2e/test_mcp.py", "e2e/test_parity.py",
-              "e2e/test_page_model.py", "unit/mcp/test_early.py", "e2e/test_content.py", "e2e/test_interaction.py",
-              "e2e/test_inspect.py", "hostile/test_requests.py", "e2e/test_lifecycle.py", "hostile/test_dialog_loops.py",
-              "e2e/test_cli.py", "e2e/test_dashboard.py", "hostile/test_huge_pages.py", "e2e/test_actionability.py")
+              "e2e/test_errors.py", "e2e/test_fuzz.py", "e2e/test_server_in_process.py", "e2e/test_mcp.py",
+              "e2e/test_attach.py", "e2e/test_frames.py", "e2e/test_snapshot.py", "e2e/test_wheel.py",
+              "e2e/test_actions.py", "e2e/test_interaction.py", "e2e/test_client.py", "e2e/test_lifecycle.py",
+              "e2e/test_hardening_browser.py", "e2e/test_audit.py", "e2e/test_content.py",
+              "hostile/test_huge_pages.py", "e2e/test_parity.py", "e2e/test_media.py", "e2e/test_page_model.py",
+              "e2e/test_inspect.py", "e2e/test_observe_mcp.py", "hostile/test_requests.py", "e2e/test_dashboard.py",
+              "e2e/test_navigation.py", "hostile/test_dialog_loops.py", "unit/mcp/test_early.py",
+              "e2e/test_actionability.py")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
