@@ -8,7 +8,8 @@ its children: Chromium, a server's bridges) and the wall from spawn until it is 
           MCP SDK loaded); CPU at the tools/list answer
   snap    `pinchtab snap` against a running bridge, to its exit
 
-Prints the median of --runs runs of each. Never part of the test suite.
+Prints the median of --runs runs of each (after one warm-up run, which writes the bytecode cache
+as an installed package has it). Never part of the test suite.
 
     .venv/bin/python bench/startup.py [--runs 7] [--only bridge,mcp] [--against REV]
 
@@ -53,7 +54,8 @@ def _env(tmp: Path, **config: Any) -> dict[str, str]:
     tmp.mkdir(parents=True, exist_ok=True)
     cfg = tmp / "config.json"
     cfg.write_text(json.dumps(config))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_")}
+    # Bytecode cached as an installed package has it (the first, untimed run writes it).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PINCHTAB_") and k != "PYTHONDONTWRITEBYTECODE"}
     return {**env, "PINCHTAB_CONFIG": str(cfg), "HOME": str(tmp)}
 
 
@@ -163,7 +165,7 @@ def measure(kinds: list[str], runs: int) -> dict[str, dict[str, float]]:
         tmp = Path(tmp_name)
         bridge = Bridge(tmp / "shared") if {"snap", "mcp"} & set(kinds) else None
         try:
-            for i in range(runs):
+            for i in range(-1, runs):  # run -1: a warm-up, not counted
                 for kind in kinds:
                     run = tmp / f"{kind}{i}"
                     port = free_port()
@@ -182,7 +184,7 @@ def measure(kinds: list[str], runs: int) -> dict[str, dict[str, float]]:
         finally:
             if bridge:
                 bridge.close()
-    return {k: {f: statistics.median(r[f] for r in v) for f in v[0]} for k, v in rows.items()}
+    return {k: {f: statistics.median(r[f] for r in v[1:]) for f in v[0]} for k, v in rows.items()}
 
 
 def measure_at(wt: Path, kinds: list[str], runs: int) -> dict[str, dict[str, float]]:
