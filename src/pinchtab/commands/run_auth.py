@@ -10,13 +10,15 @@ import contextlib
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 import click
 
-from pinchtab.client import Client
 from pinchtab.commands.table import Ctx
+
+if TYPE_CHECKING:
+    from pinchtab.client import Client
 
 
 def run_auth_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -62,6 +64,9 @@ def _scopes(urls: list[str]) -> list[str]:
 
 
 def _on_instance(ctx: Ctx, instance_id: str) -> Client:
+    # Imported here as in Ctx: `pinchtab --help` lists this command without loading httpx.
+    from pinchtab.client import Client
+
     return Client(f"{ctx.url}/instances/{quote(instance_id, safe='')}", ctx.token)
 
 

@@ -21,9 +21,14 @@ MAX_IMAGE_SIDE = 16_384
 MAX_COORD = 100_000  # CSS pixels; a point must also lie inside the viewport (checked on the page)
 
 class ApiModel(BaseModel):
-    """camelCase on the wire (``tabId``), snake_case in Python (``tab_id``); extra keys ignored."""
+    """camelCase on the wire (``tabId``), snake_case in Python (``tab_id``); extra keys ignored.
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+    Each model's validator is built on its first use, not at import (``defer_build``): a process
+    uses few of the ~90 models (a CLI command reads only their fields for its options, a server
+    validates its own routes' bodies), and building them all at import was ~15 % of the CPU of
+    starting ``pinchtab snap`` (bench/startup.py)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore", defer_build=True)
 
     def wire(self) -> dict[str, Any]:
         """The JSON body a client sends: camelCase keys, unset fields left out."""
