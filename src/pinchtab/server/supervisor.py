@@ -2,7 +2,7 @@
 (``instances.restart``, like PinchTab's restart policy), and its tabs are reopened at their last
 URLs: the old tab ids keep working (the proxy maps them to the new ones), so an agent keeps its
 place after a crash. The fresh bridge's own blank tab takes the first of them (no extra blank tab),
-and a tab is mapped as soon as it exists: a page that never loads does not hold up the others.
+and the tabs are mapped as soon as they exist: a page that never loads does not hold up the others.
 
 From the exit until its tab is back, a request for one of its tabs answers 503 ``tab_restoring``,
 never 404. A stop or restart asked for by a client is not a crash.
@@ -101,12 +101,18 @@ class Supervisor:
     async def _reopen(self, inst: Instance, tabs: list[tuple[str, str]]) -> None:
         blank = await self._blank_tabs(inst)
         inst.last_tabs = {}
+        reuse = blank[: len(tabs)]
+        opened: list[str | None] = [*reuse, *await asyncio.gather(*(self._try_open(inst) for _ in tabs[len(reuse):]))]
+        if None in opened:
+            # A POST /tab that timed out (one slow Page.enable on a loaded machine) still opened its
+            # tab: take the blank tabs no other reopened tab took, then open the rest once more.
+            taken = set(opened)
+            left = [t for t in await self._blank_tabs(inst) if t not in taken]
+            opened = [new or (left.pop(0) if left else await self._try_open(inst)) for new in opened]
 
-        async def one(old: str, url: str, reuse: str | None) -> None:
-            try:
-                new = reuse or await self._open_blank(inst)
-            except Exception as exc:  # the tab is lost, the others are not
-                log.warning("instance %s: could not reopen tab %s at %s: %s", inst.id, old, url, exc)
+        async def one(old: str, url: str, new: str | None) -> None:
+            if new is None:  # the tab is lost, the others are not
+                log.warning("instance %s: could not reopen tab %s at %s", inst.id, old, url)
                 self.owners.forget(old)
                 return
             self.owners.moved(old, new, inst.id)
@@ -116,7 +122,7 @@ class Supervisor:
                 await self._load(inst, new, url)
             inst.restoring.discard(old)
 
-        await asyncio.gather(*(one(old, url, blank.pop(0) if blank else None) for old, url in tabs))
+        await asyncio.gather(*(one(old, url, new) for (old, url), new in zip(tabs, opened)))
         if tabs:
             log.warning("instance %s: reopened %d tab(s) after its bridge restarted", inst.id, len(tabs))
 
@@ -128,6 +134,13 @@ class Supervisor:
             return []
         tabs = data.get("tabs") if status == 200 and isinstance(data, dict) else None
         return [t["id"] for t in tabs or [] if isinstance(t, dict) and t.get("id") and t.get("url") == "about:blank"]
+
+    async def _try_open(self, inst: Instance) -> str | None:
+        try:
+            return await self._open_blank(inst)
+        except Exception as exc:
+            log.warning("instance %s: could not open a tab: %s", inst.id, exc)
+            return None
 
     async def _open_blank(self, inst: Instance) -> str:
         status, data = await self.manager.client.post_json(inst.url, "/tab", {"action": "new"},
@@ -160,4 +173,3 @@ class Supervisor:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-

@@ -3,13 +3,21 @@ console text, and the server's matching of shorthand paths with a parameter."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from pinchtab.browser.observe.console_log import ConsoleLog
 from pinchtab.browser.observe.interception import make_rule
-from pinchtab.browser.observe.network_log import NetworkLog, har_entry, redact_headers, status_matches
+from pinchtab.browser.observe.network_log import NetworkEntry, NetworkLog, har_entry, redact_headers, status_matches
+from pinchtab.browser.observe.network_stream import ExportFile, export_events
 from pinchtab.globs import Glob
 from pinchtab.errors import BadRequest
+from pinchtab.models.observe import NetworkStreamQuery
 from pinchtab.server.tab_owners import is_shorthand
 
 
@@ -95,3 +103,28 @@ def test_console_text() -> None:
 def test_shorthand_paths_with_a_parameter() -> None:
     assert is_shorthand("/network/1234.5") and is_shorthand("/console")
     assert not is_shorthand("/network/a/b") and not is_shorthand("/nope")
+
+
+
+async def test_export_stream_takes_requests_sent_after_it_began_and_says_why_a_body_is_missing(tmp_path: Path) -> None:
+    log = NetworkLog(size=10)
+    _request(log, "before", "http://x/data.json")  # of the page before: it finishes once the stream has begun
+    q = NetworkStreamQuery.model_validate({"maxEvents": 1, "durationMs": 5000})
+
+    async def body(entry: NetworkEntry) -> dict[str, Any]:
+        return {"body": "fetched ok"}
+
+    async def run(events: AsyncIterator[Any]) -> list[Any]:
+        return [event async for event in events]
+
+    stream = asyncio.ensure_future(run(export_events(log, q, ExportFile(tmp_path / "out.ndjson", "ndjson", "t"), body)))
+    await asyncio.sleep(0)  # the stream has subscribed
+    log.on_finished({"requestId": "before", "timestamp": 1.5})
+    _request(log, "after", "http://x/data.json")
+    log.on_finished({"requestId": "after", "timestamp": 1.5})
+    assert await stream == [("export", {"entries": 1, "url": "http://x/data.json"}),
+                            ("done", {"entries": 1, "path": str(tmp_path / "out.ndjson")})]
+    [line] = (tmp_path / "out.ndjson").read_text().splitlines()
+    assert json.loads(line)["_requestId"] == "after" and json.loads(line)["response"]["content"]["text"] == "fetched ok"
+    gone = har_entry(log.get("before"), body={"error": "No resource with given identifier found"})["response"]
+    assert gone["content"]["_bodyError"] == "No resource with given identifier found" and "text" not in gone["content"]

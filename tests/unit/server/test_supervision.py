@@ -87,3 +87,31 @@ def test_a_reopened_tab_is_shown_under_the_id_its_agent_knows() -> None:
     assert owners.public_id("NEWER") == "OLD"
     owners.forget("NEWER")
     assert owners.public_id("NEWER") == "NEWER"
+
+
+async def test_a_reopened_tab_whose_new_tab_timed_out_takes_the_blank_tab_it_left() -> None:
+    # A fresh bridge on a loaded machine: POST /tab answers 504 (Page.enable passed commandTimeoutMs)
+    # though its tab was opened. That tab was lost (404 for its old id) and the blank one left open.
+    listed = ["BLANK"]
+    opens: list[str] = []
+
+    class Bridge:
+        async def get_json(self, *_: object) -> tuple[int, object]:
+            return 200, {"tabs": [{"id": t, "url": "about:blank"} for t in listed]}
+
+        async def post_json(self, origin: str, path: str, body: dict[str, object], *_: object) -> tuple[int, object]:
+            if path == "/navigate":
+                return 200, {"tabId": body["tabId"]}
+            opens.append(f"NEW{len(opens) + 1}")
+            listed.append(opens[-1])
+            return (504, {"code": "timeout"}) if len(opens) == 1 else (200, {"tabId": opens[-1]})
+
+    manager = SimpleNamespace(client=Bridge(), auth_header=lambda inst: [],
+                              config=SimpleNamespace(browser=SimpleNamespace(navigation_timeout_ms=1000)))
+    owners = TabOwners()
+    sup = Supervisor(manager, owners, RestartPolicy())  # type: ignore[arg-type]
+    inst = SimpleNamespace(id="inst_a", url="http://bridge", last_tabs={}, tab_updates=0, restoring={"A", "B", "C"})
+    await sup._reopen(inst, [("A", "http://x/a"), ("B", "http://x/b"), ("C", "about:blank")])  # type: ignore[arg-type]
+    assert opens == ["NEW1", "NEW2"] and inst.restoring == set()  # no third tab opened
+    assert {old: owners.current_id(old) for old in "ABC"} == {"A": "BLANK", "B": "NEW1", "C": "NEW2"}
+    assert set(inst.last_tabs) == {"BLANK", "NEW1", "NEW2"}

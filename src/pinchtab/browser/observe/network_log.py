@@ -284,7 +284,9 @@ def har_entry(e: NetworkEntry, *, redact: bool = True, body: dict[str, Any] | No
         mime = next((v for k, v in e.request_headers.items() if k.lower() == "content-type"), "")
         request["postData"] = {"mimeType": mime, "text": e.post_data}
     content: dict[str, Any] = {"size": e.size, "mimeType": e.mime_type or "x-unknown"}
-    if body is not None:
+    if body is not None and "error" in body:
+        content["_bodyError"] = body["error"]  # asked for and not there: say why rather than leave it out
+    elif body is not None:
         content["text"] = body.get("body", "")
         if body.get("base64Encoded"):
             content["encoding"] = "base64"

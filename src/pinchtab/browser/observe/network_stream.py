@@ -104,10 +104,18 @@ class ExportFile:
 BodyReader = Callable[[NetworkEntry], Awaitable[dict[str, Any] | None]]
 
 
-async def export_events(log: NetworkLog, q: Any, out: ExportFile, body: BodyReader | None) -> AsyncIterator[Event]:
-    """Each finished or failed matching request appended to ``out`` (``export`` events:
-    ``{entries, url}``), then ``done`` (``{entries, path}``) when the stream ends."""
-    exported: set[str] = set()
+def export_events(log: NetworkLog, q: Any, out: ExportFile, body: BodyReader | None) -> AsyncIterator[Event]:
+    """Each matching request sent after the stream began, appended to ``out`` when it finished or
+    failed (``export`` events: ``{entries, url}``), then ``done`` (``{entries, path}``) when the
+    stream ends."""
+    # As in PinchTab, a request already in the log is not the stream's, even if it finishes later:
+    # one of a page navigated away from since has no body left to read. Taken now, not when the
+    # events are first read (after the answer's headers are sent), so no new request is left out.
+    return _export_events(log, q, out, body, set(log.entries))
+
+
+async def _export_events(log: NetworkLog, q: Any, out: ExportFile, body: BodyReader | None,
+                         exported: set[str]) -> AsyncIterator[Event]:
     try:
         async for entry in changes(log, q):
             if entry is None:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from pinchtab.browser.core.browser import Browser
     from pinchtab.browser.core.tab import Tab
 
+EXPORT_BODY_WAIT_SEC = 10.0  # for a retained body still being read when an export reaches its entry
+
 
 class ObserveOps:
     browser: "Browser"
@@ -135,13 +137,17 @@ class ObserveOps:
     def _export_path(self, name: str) -> Any:
         return safe_file(state_folder(self.config, "exports"), name.rsplit("/", 1)[-1])
 
-    async def _export_body(self, tab: "Tab", e: NetworkEntry) -> dict[str, Any] | None:
+    async def _export_body(self, tab: "Tab", e: NetworkEntry) -> dict[str, Any]:
+        """The body for a HAR entry: the retained one (waited for while it is being read, rather than
+        read twice), else read now; ``{"error": ...}`` when Chromium no longer has it."""
+        if e.body is not None and e.body.pending:
+            await self._settled(tab, e, EXPORT_BODY_WAIT_SEC)
         if e.body is not None and e.body.text is not None:
             return {"body": e.body.text, "base64Encoded": e.body.base64}
         try:
             return await tab.observer.response_body(e.request_id)
-        except CDPError:
-            return None
+        except CDPError as exc:
+            return {"error": exc.cdp_message}
 
     async def network_stream(self, req: r.NetworkStreamQuery) -> EventStream:
         tab = await self._observed(req.tab_id)
