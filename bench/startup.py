@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _revision import worktree_at  # noqa: E402
 from tests.fixtures.harness import free_port, serve  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -216,19 +216,12 @@ def main() -> None:
             extra = f"   (initialize answered at {r['initialize'] * 1000:.0f})" if "initialize" in r else ""
             print(f"{kind:10}{r['cpu'] * 1000:8.0f}{r['wall'] * 1000:8.0f}{extra}")
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        wt = Path(tmp) / "rev"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), args.against], check=True,
-                       capture_output=True)
-        try:
-            (wt / "bench" / "startup.py").write_text(Path(__file__).read_text())
-            before: list[dict[str, dict[str, float]]] = []
-            after: list[dict[str, dict[str, float]]] = []
-            for _ in range(args.runs):
-                before.append(measure_at(wt, kinds, 1))
-                after.append(measure_at(ROOT, kinds, 1))
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], check=False)
+    before: list[dict[str, dict[str, float]]] = []
+    after: list[dict[str, dict[str, float]]] = []
+    with worktree_at(args.against, __file__) as wt:
+        for _ in range(args.runs):
+            before.append(measure_at(wt, kinds, 1))
+            after.append(measure_at(ROOT, kinds, 1))
     print(f"ms, median of {args.runs} alternating runs; CPU of the process itself, wall until ready")
     rev = args.against[:12]
     print(f"{'':10}{'CPU ' + rev:>18}{'CPU now':>10}{'wall ' + rev:>19}{'wall now':>10}")

@@ -33,6 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _revision import worktree_at  # noqa: E402
 from tests.conftest import start_bridge  # noqa: E402
 from tests.fixtures.harness import PAGES, serve  # noqa: E402
 
@@ -211,18 +212,11 @@ def main() -> None:
                 for method, n in res[kind].items():
                     print(f"  {kind[:-1]:8} {n:6.2f}  {method}")
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        wt = Path(tmp) / "rev"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), args.against], check=True,
-                       capture_output=True)
-        try:
-            (wt / "bench" / "tab_cycle.py").write_text(Path(__file__).read_text())
-            rows: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-            for _ in range(args.rounds):
-                rows["before"].append(measure_at(wt, args.cycles, 1))
-                rows["after"].append(measure_at(ROOT, args.cycles, 1))
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], check=False)
+    rows: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    with worktree_at(args.against, __file__) as wt:
+        for _ in range(args.rounds):
+            rows["before"].append(measure_at(wt, args.cycles, 1))
+            rows["after"].append(measure_at(ROOT, args.cycles, 1))
     print(f"per cycle, ms of CPU, median of {args.rounds} alternating rounds of {args.cycles} cycles")
     print(f"{'':24}{args.against[:12]:>14}{'this checkout':>16}")
     for key in _rows(rows["after"][0]):

@@ -26,6 +26,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _revision import worktree_at  # noqa: E402
 from tests.conftest import start_bridge  # noqa: E402
 from tests.fixtures.harness import PAGES, serve  # noqa: E402
 
@@ -91,17 +92,10 @@ def measure(runs: int, trace: bool) -> dict[str, float]:
 
 def measure_at(rev: str, runs: int) -> dict[str, float]:
     """This script's medians in a temporary worktree of ``rev`` (run with this interpreter)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        wt = Path(tmp) / "rev"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), rev], check=True,
-                       capture_output=True)
-        try:
-            (wt / "bench" / "tab_open.py").write_text(Path(__file__).read_text())
-            out = subprocess.run([sys.executable, str(wt / "bench" / "tab_open.py"), "--runs", str(runs), "--json"],
-                                 check=True, capture_output=True, text=True, env=_env_with_src(wt)).stdout
-            return json.loads(out.strip().splitlines()[-1])
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], check=False)
+    with worktree_at(rev, __file__) as wt:
+        out = subprocess.run([sys.executable, str(wt / "bench" / "tab_open.py"), "--runs", str(runs), "--json"],
+                             check=True, capture_output=True, text=True, env=_env_with_src(wt)).stdout
+        return json.loads(out.strip().splitlines()[-1])
 
 
 def _env_with_src(wt: Path) -> dict[str, str]:
