@@ -61,8 +61,25 @@ def _serve(app: Any, config: Config, log_level: str, tls: tuple[str, str] | None
         config.check_bind()
     except PinchtabError as exc:
         raise click.ClickException(exc.message) from exc
-    ssl = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
+    ssl = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1], "http": _tls_http_protocol()} if tls else {}
     uvicorn.run(app, host=config.server.bind, port=config.server.port, log_level=log_level, access_log=False, **ssl)
+
+
+def _tls_http_protocol() -> type:
+    """uvicorn's HTTP protocol, except that on shutdown an idle keep-alive TLS connection is dropped
+    at once. uvicorn closes it, and asyncio then waits up to 30 s for the client's TLS close_notify,
+    which a client holding the connection in its pool never sends: SIGTERM took 31.6 s to stop such a
+    bridge, 0.9 s with this (1.0 s over plain HTTP). A request in flight still finishes first."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    class TLSHTTPProtocol(AutoHTTPProtocol):
+        def shutdown(self) -> None:
+            idle = self.cycle is None or self.cycle.response_complete
+            super().shutdown()
+            if idle:
+                self.transport.abort()
+
+    return TLSHTTPProtocol
 
 
 class _Commands(click.Group):
