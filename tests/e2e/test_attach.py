@@ -214,11 +214,12 @@ class Chrome:
     """A Chrome that no bridge started, its DevTools on a port (``--remote-debugging-port``)."""
 
     def __init__(self, tmp: Path) -> None:
-        from pinchtab.cdp.launcher import find_chrome
+        from pinchtab.cdp.launcher import BASE_FLAGS, find_chrome
 
         self.port = free_port()
+        # pinchtab's flags (no background networking, component updates, ...): it runs for the whole module
         self.proc = subprocess.Popen(
-            [find_chrome(None), "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={self.port}",
+            [find_chrome(None), *BASE_FLAGS, "--headless", f"--remote-debugging-port={self.port}",
              "--remote-debugging-address=127.0.0.1", f"--user-data-dir={tmp / 'chrome'}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
