@@ -57,7 +57,8 @@ class BridgeProc:
     address with the same token, certificate and Chrome: the server sees the bridge come back either
     way, and a second ``pinchtab bridge`` process cost ~1 s of CPU (Python and the bridge's imports)."""
 
-    def __init__(self, tmp: Path, host: str, token: str, cdp_url: str, tls: tuple[Path, Path, Path] | None = None) -> None:
+    def __init__(self, tmp: Path, host: str, token: str, cdp_url: str,
+                 tls: tuple[Path, Path, Path] | None = None) -> None:
         self.tmp, self.host, self.token, self.cdp_url = tmp, host, token, cdp_url
         self.port = free_port()
         self.tls = tls  # (ca, cert, key)
@@ -145,10 +146,11 @@ class SessionBridge:
         self.verify = default_tls()
         self.http = httpx.Client(timeout=60, trust_env=False, verify=self.verify)
         self.auth = self._token_auth()
+        self.expected_before = self.auth.expected  # None: the session bridge asks for no token
         self.open_before: set[str] = set()
 
     def _token_auth(self) -> TokenAuth:
-        """The app's token check (built with the app's middleware stack at its first request)."""
+        """The app's token check (in the middleware stack the app built when it started)."""
         layer: Any = self.server.server.config.app.middleware_stack
         while not isinstance(layer, TokenAuth):
             layer = layer.app
@@ -159,8 +161,8 @@ class SessionBridge:
         self.auth.expected = f"Bearer {self.token}".encode()
 
     def stop(self) -> None:
-        """Open again, with the tabs the module opened on it closed."""
-        self.auth.expected = None
+        """As it was, with the tabs the module opened on it closed."""
+        self.auth.expected = self.expected_before
         for tab in self.http.get(f"{self.url}/tabs").json()["tabs"]:
             if tab["id"] not in self.open_before:
                 self.http.post(f"{self.url}/tabs/{tab['id']}/close")
@@ -393,7 +395,8 @@ def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: Bri
     assert server.http.get(f"/tabs/{state['tabs'][1]}/snapshot").status_code == 200
     assert server.http.post(f"/instances/{iid}/restart").status_code == 409  # not ours to start
     bridges[0].start_here()
-    wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again", interval=0.05)
+    wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again",
+               interval=0.05)
     res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/buttons.html"})
     assert res.status_code == 200, res.text
     new_tab = res.json()["tabId"]
