@@ -1,8 +1,9 @@
 """Scale out, end to end: two bridges, on 127.0.0.2 (a ``pinchtab bridge`` process serving HTTPS
-with a certificate of a private CA) and 127.0.0.1 (a bridge's app served in this process), each
-with its own token and Chromium, attached to a ``pinchtab server`` that starts no browser of its
-own and trusts that CA (its app served in this process, as ``pinchtab server`` serves it: the
-process here is the first bridge, the one killed; a server process is test_server.py's).
+with a certificate of a private CA, driving a Chrome the module started) and 127.0.0.1 (the session
+bridge, served in this process with its own Chromium), each with its own token, attached to a
+``pinchtab server`` that starts no browser of its own and trusts that CA (its app served in this
+process, as ``pinchtab server`` serves it: the process here is the first bridge, the one killed; a
+server process is test_server.py's).
 
 Checks routing by tab, the merged /tabs, that the server's token opens no bridge, that a killed
 bridge turns ``error`` and comes back when started again (its app, served in this process at the
@@ -25,6 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pinchtab.web import TokenAuth
 from tests.conftest import ServerThread, free_port
 from tests.e2e.test_server import START_TIMEOUT, kill_pids, live_in_groups, wait_until
 
@@ -47,15 +49,17 @@ def _env(config: Path) -> dict[str, str]:
 
 
 class BridgeProc:
-    """``pinchtab bridge --bind HOST --token T`` in its own session (so a kill takes its Chromium),
-    with a client of its own (``http``: absolute URLs, no token, the tests send the headers).
-    Started again after a kill (``start_here``), it is the same bridge's app served in this
-    process, at the same address with the same token and certificate: the server sees the bridge
-    come back either way, and a second ``pinchtab bridge`` process cost ~1 s of CPU (Python and
-    the bridge's imports) before its Chromium even started."""
+    """``pinchtab bridge --bind HOST --token T --cdp-url WS`` in its own session (so a kill takes
+    everything it started), with a client of its own (``http``: absolute URLs, no token, the tests
+    send the headers). It drives the module's Chrome (``chrome``) instead of launching a Chromium:
+    what the server sees of a bridge is its HTTP API, and a launch cost ~0.7 s of CPU. Started again
+    after a kill (``start_here``), it is the same bridge's app served in this process, at the same
+    address with the same token, certificate and Chrome: the server sees the bridge come back either
+    way, and a second ``pinchtab bridge`` process cost ~1 s of CPU (Python and the bridge's imports)."""
 
-    def __init__(self, tmp: Path, host: str, token: str, tls: tuple[Path, Path, Path] | None = None) -> None:
-        self.tmp, self.host, self.token = tmp, host, token
+    def __init__(self, tmp: Path, host: str, token: str, cdp_url: str,
+                 tls: tuple[Path, Path, Path] | None = None) -> None:
+        self.tmp, self.host, self.token, self.cdp_url = tmp, host, token, cdp_url
         self.port = free_port()
         self.tls = tls  # (ca, cert, key)
         self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
@@ -74,7 +78,7 @@ class BridgeProc:
         from pinchtab.config import load_config
 
         config = load_config({"server": {"token": self.token, "stateDir": str(self.tmp / "state")},
-                              "security": {"allowEvaluate": True}}, environ={})
+                              "browser": {"cdpUrl": self.cdp_url}, "security": {"allowEvaluate": True}}, environ={})
         app = create_app(config)
         self.here = ServerThread(app, self.port)
         # on this bridge's host and with its certificate (what --bind and --tls-cert/--tls-key give uvicorn)
@@ -88,7 +92,7 @@ class BridgeProc:
         log = open(self.tmp / "bridge.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pinchtab", "bridge", "--bind", self.host, "--port", str(self.port),
-             "--token", self.token, "--allow-evaluate",
+             "--token", self.token, "--cdp-url", self.cdp_url, "--allow-evaluate",
              *(["--tls-cert", str(self.tls[1]), "--tls-key", str(self.tls[2])] if self.tls else [])],
             env=_env(self.tmp / "config.json"), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
@@ -104,10 +108,10 @@ class BridgeProc:
             except httpx.HTTPError:
                 return False
 
-        wait_until(up, START_TIMEOUT, f"the bridge on {self.url}")
+        wait_until(up, START_TIMEOUT, f"the bridge on {self.url}", interval=0.05)
 
     def kill(self) -> None:
-        """SIGKILL the bridge and everything in its session (its Chromium)."""
+        """SIGKILL the bridge and everything in its session."""
         if self.proc is not None and self.proc.poll() is None:
             pgid = os.getpgid(self.proc.pid)
             os.killpg(pgid, signal.SIGKILL)
@@ -130,32 +134,42 @@ class BridgeProc:
             self.here.__exit__(None, None, None)
 
 
-class BridgeThread:
-    """The second bridge: ``pinchtab bridge --token T --allow-evaluate``'s app served in this process
-    on 127.0.0.1 (ServerThread), with its own Chromium. It is never killed, so it needs no process of
-    its own (~2.5 s of CPU: Python and the bridge's imports a second time); the first bridge is the
-    process. The same attributes as BridgeProc's."""
+class SessionBridge:
+    """The second bridge: the session bridge (tests/conftest.py, a bridge's app served in this process on
+    127.0.0.1 with its own Chromium), asking for a token while the module runs, as ``pinchtab bridge
+    --token T`` does. It is never killed, so it needs no process of its own, nor a Chromium: a bridge
+    of its own launched one (~0.7 s of CPU) for a few tabs. The same attributes as BridgeProc's."""
 
-    def __init__(self, tmp: Path, token: str) -> None:
-        from pinchtab.bridge.app import create_app
-        from pinchtab.config import load_config
-
-        config = load_config({"server": {"token": token, "stateDir": str(tmp / "state")},
-                              "security": {"allowEvaluate": True}}, environ={})
-        self.thread = ServerThread(create_app(config), free_port())
-        self.host, self.port, self.url, self.token = "127.0.0.1", self.thread.port, self.thread.url, token
+    def __init__(self, server: ServerThread, token: str) -> None:
+        self.server = server
+        self.host, self.port, self.url, self.token = "127.0.0.1", server.port, server.url, token
         self.verify = default_tls()
         self.http = httpx.Client(timeout=60, trust_env=False, verify=self.verify)
+        self.auth = self._token_auth()
+        self.expected_before = self.auth.expected  # None: the session bridge asks for no token
+        self.open_before: set[str] = set()
+
+    def _token_auth(self) -> TokenAuth:
+        """The app's token check (in the middleware stack the app built when it started)."""
+        layer: Any = self.server.server.config.app.middleware_stack
+        while not isinstance(layer, TokenAuth):
+            layer = layer.app
+        return layer
 
     def start(self) -> None:
-        self.thread.__enter__()
+        self.open_before = {t["id"] for t in self.http.get(f"{self.url}/tabs").json()["tabs"]}
+        self.auth.expected = f"Bearer {self.token}".encode()
 
     def stop(self) -> None:
-        self.thread.__exit__(None, None, None)
+        """As it was, with the tabs the module opened on it closed."""
+        self.auth.expected = self.expected_before
+        for tab in self.http.get(f"{self.url}/tabs").json()["tabs"]:
+            if tab["id"] not in self.open_before:
+                self.http.post(f"{self.url}/tabs/{tab['id']}/close")
         self.http.close()
 
 
-Bridges = list[BridgeProc | BridgeThread]  # the module's two, in HOSTS' order
+Bridges = list[BridgeProc | SessionBridge]  # the module's two, in HOSTS' order
 
 
 class Server:
@@ -198,12 +212,53 @@ def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     return make_ca_and_cert(tmp_path_factory.mktemp("tls"), ips=(HOSTS[0],))
 
 
+class Chrome:
+    """A Chrome that no bridge started, its DevTools on a port (``--remote-debugging-port``)."""
+
+    def __init__(self, tmp: Path) -> None:
+        from pinchtab.cdp.launcher import BASE_FLAGS, find_chrome
+
+        self.port = free_port()
+        # pinchtab's flags (no background networking, component updates, ...): it runs for the whole module
+        self.proc = subprocess.Popen(
+            [find_chrome(None), *BASE_FLAGS, "--headless", f"--remote-debugging-port={self.port}",
+             "--remote-debugging-address=127.0.0.1", f"--user-data-dir={tmp / 'chrome'}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        self.devtools = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10, trust_env=False,
+                                     verify=default_tls())
+
+    def version(self) -> str | None:
+        """Its browser websocket (None while it is not up)."""
+        try:
+            return self.devtools.get("/json/version", timeout=2).json()["webSocketDebuggerUrl"]
+        except (httpx.HTTPError, ValueError, KeyError):
+            return None
+
+    def stop(self) -> None:
+        self.devtools.close()
+        os.killpg(os.getpgid(self.proc.pid), signal.SIGKILL)
+        self.proc.wait(10)
+
+
 @pytest.fixture(scope="module")
-def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path]) -> Iterator[Bridges]:
+def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Chrome, str]]:
+    """The module's Chrome and its browser websocket: what the first bridge drives, and what a server
+    attaches over CDP in test_attach_an_external_chrome_over_cdp."""
+    browser = Chrome(tmp_path_factory.mktemp("chrome"))
+    try:
+        yield browser, wait_until(browser.version, 30, "Chrome's DevTools endpoint", interval=0.05)
+    finally:
+        browser.stop()
+
+
+@pytest.fixture(scope="module")
+def bridges(tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, Path], chrome: tuple[Chrome, str],
+            bridge_server: ServerThread) -> Iterator[Bridges]:
     """A BridgeProc serving HTTPS (--tls-cert/--tls-key: one bridge process fewer than one of its own
-    for the HTTPS test) and a BridgeThread; the second starts while the first process loads."""
-    first = BridgeProc(tmp_path_factory.mktemp("bridge0"), HOSTS[0], "bridge-0-token-abcdef", tls=tls)
-    second = BridgeThread(tmp_path_factory.mktemp("bridge1"), "bridge-1-token-abcdef")
+    for the HTTPS test) and the session bridge with a token (SessionBridge)."""
+    first = BridgeProc(tmp_path_factory.mktemp("bridge0"), HOSTS[0], "bridge-0-token-abcdef", chrome[1], tls=tls)
+    second = SessionBridge(bridge_server, "bridge-1-token-abcdef")
     try:
         first.spawn()
         second.start()
@@ -333,14 +388,15 @@ def test_https_bridge_with_a_private_ca(bridges: Bridges, tls: tuple[Path, Path,
 def test_a_killed_bridge_turns_error_and_comes_back(server: Server, bridges: Bridges, state: dict[str, Any], pages: str) -> None:
     iid, tab = state["ids"][0], state["tabs"][0]
     bridges[0].kill()
-    wait_until(lambda: server.instance(iid)["status"] == "error", 20, "the killed bridge to turn error")
+    wait_until(lambda: server.instance(iid)["status"] == "error", 20, "the killed bridge to turn error", interval=0.05)
     res = server.http.get(f"/tabs/{tab}/snapshot")
     assert res.status_code in (404, 503), res.text  # its tabs are gone from routing or unreachable
     # The other bridge carries on.
     assert server.http.get(f"/tabs/{state['tabs'][1]}/snapshot").status_code == 200
     assert server.http.post(f"/instances/{iid}/restart").status_code == 409  # not ours to start
     bridges[0].start_here()
-    wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again")
+    wait_until(lambda: server.instance(iid)["status"] == "running", 20, "the restarted bridge to be running again",
+               interval=0.05)
     res = server.http.post(f"/instances/{iid}/tabs/open", json={"url": f"{pages}/buttons.html"})
     assert res.status_code == 200, res.text
     new_tab = res.json()["tabId"]
@@ -384,29 +440,13 @@ def test_cli_and_client_attach(server: Server, bridges: Bridges) -> None:
         pt.detach_instance(instance_id=again["id"])
 
 
-def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
-    """POST /instances/attach {cdpUrl}: a bridge of the server drives a Chrome it did not start;
-    stopping the instance leaves that Chrome running."""
-    from pinchtab.cdp.launcher import find_chrome
-
-    port = free_port()
-    chrome = subprocess.Popen(
-        [find_chrome(None), "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={port}",
-         "--remote-debugging-address=127.0.0.1", f"--user-data-dir={tmp_path / 'chrome'}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    srv = None
-    devtools = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10, trust_env=False, verify=default_tls())
+def test_attach_an_external_chrome_over_cdp(chrome: tuple[Chrome, str], tmp_path: Path, pages: str) -> None:
+    """POST /instances/attach {cdpUrl}: a bridge of the server drives a Chrome it did not start (the
+    module's); stopping the instance leaves that Chrome running."""
+    external, ws = chrome
+    srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1"], "allowSchemes": ["ws"]})
     try:
-        def version() -> str | None:
-            try:
-                return devtools.get("/json/version", timeout=2).json()["webSocketDebuggerUrl"]
-            except (httpx.HTTPError, ValueError, KeyError):
-                return None
-
-        srv = Server(tmp_path / "srv", {"enabled": True, "allowHosts": ["127.0.0.1"], "allowSchemes": ["ws"]})
-        ws = wait_until(version, 30, "Chrome's DevTools endpoint")  # Chrome started while the server did
-        res = srv.http.post("/instances/attach", json={"cdpUrl": f"http://127.0.0.1:{port}"})
+        res = srv.http.post("/instances/attach", json={"cdpUrl": f"http://127.0.0.1:{external.port}"})
         assert res.status_code == 403 and res.json()["key"] == "security.attach.allowSchemes"
         res = srv.http.post("/instances/attach", json={"cdpUrl": ws, "name": "shared-chrome"})
         assert res.status_code == 201, res.text
@@ -416,16 +456,12 @@ def test_attach_an_external_chrome_over_cdp(tmp_path: Path, pages: str) -> None:
         assert nav.status_code == 200, nav.text
         assert srv.http.get(f"/tabs/{nav.json()['tabId']}/text").json()["title"] == "Buttons"
         # The tab is in the external Chrome itself.
-        targets = devtools.get("/json/list").json()
+        targets = external.devtools.get("/json/list").json()
         assert nav.json()["tabId"] in [t["id"] for t in targets]
         assert srv.http.post(f"/instances/{inst['id']}/detach").json()["status"] == "stopped"
-        assert chrome.poll() is None and version() == ws  # still running, same browser
+        assert external.proc.poll() is None and external.version() == ws  # still running, same browser
     finally:
-        devtools.close()
-        if srv is not None:
-            srv.close()
-        os.killpg(os.getpgid(chrome.pid), signal.SIGKILL)
-        chrome.wait(10)
+        srv.close()
 
 
 def test_discovery_attaches_what_the_name_resolves_to(bridges: Bridges, tmp_path: Path, pages: str) -> None:
@@ -440,7 +476,7 @@ def test_discovery_attaches_what_the_name_resolves_to(bridges: Bridges, tmp_path
         def attached() -> list[dict[str, Any]]:
             return [i for i in srv.http.get("/instances").json()["instances"] if i.get("attached") and i["status"] == "running"]
 
-        (inst,) = wait_until(attached, 30, "discovery to attach the bridge")
+        (inst,) = wait_until(attached, 30, "discovery to attach the bridge", interval=0.05)
         assert inst["url"] == bridge.url
         nav = srv.http.post("/navigate", json={"url": f"{pages}/login.html"})  # hub mode: the attached bridge
         assert nav.status_code == 200 and nav.json()["title"] == "Login", nav.text
