@@ -234,7 +234,7 @@ def test_shorthand_routes_go_to_the_default_instance(server: ServerProc, state: 
     assert text["title"] == "Buttons"
     assert server.http.post("/evaluate", json={"expression": "document.title", "tabId": tab}).json() == {"result": "Buttons"}
     # Straight on the bridge: the same tab.
-    direct = httpx.get(f"http://127.0.0.1:{state['default']['port']}/tabs", trust_env=False).json()["tabs"]
+    direct = server.http.get(f"http://127.0.0.1:{state['default']['port']}/tabs").json()["tabs"]
     assert tab in [t["id"] for t in direct]
     # A lock reaches the bridge through the proxy, and so does the X-Owner header.
     assert server.http.post(f"/tabs/{tab}/lock", json={"owner": "agent-a"}).status_code == 200
@@ -315,10 +315,12 @@ def test_twenty_clients_ten_tabs(server: ServerProc, pages: str, record_property
             elif res.status_code >= 500:
                 problems.append(f"{res.status_code} on {kind} {tab}: {res.text[:200]}")
 
+    tls = httpx.create_ssl_context()  # for all twenty: each client would load the CA bundle, ~50 ms of CPU
+
     def client(seed: int) -> None:
         rng = random.Random(seed)
         sent = 0
-        with httpx.Client(base_url=server.url, timeout=60, trust_env=False) as c:
+        with httpx.Client(base_url=server.url, timeout=60, trust_env=False, verify=tls) as c:
             while time.monotonic() < stop_at or sent < MIN_EACH:
                 one(c, rng)
                 sent += 1
@@ -425,16 +427,16 @@ def test_tab_routes_reach_the_owning_instance(server: ServerProc, state: dict[st
 
     # Errors keep their status and body.
     missing = server.http.post(f"/tabs/{alpha_tab}/action", json={"kind": "click", "ref": "e999"})
-    direct = httpx.post(f"http://127.0.0.1:{state['alpha']['port']}/tabs/{alpha_tab}/action",
-                        json={"kind": "click", "ref": "e999"}, trust_env=False)
+    direct = server.http.post(f"http://127.0.0.1:{state['alpha']['port']}/tabs/{alpha_tab}/action",
+                              json={"kind": "click", "ref": "e999"})
     assert missing.status_code == direct.status_code == 404 and missing.json() == direct.json()
     unknown = server.http.get("/tabs/NOSUCHTAB/snapshot")
     assert unknown.status_code == 404 and unknown.json()["code"] == "tab_not_found"
 
 
 def test_tab_opened_behind_the_servers_back_is_found(server: ServerProc, state: dict[str, Any], pages: str) -> None:
-    direct = httpx.post(f"http://127.0.0.1:{state['alpha']['port']}/tab",
-                        json={"action": "new", "url": f"{pages}/table.html"}, trust_env=False)
+    direct = server.http.post(f"http://127.0.0.1:{state['alpha']['port']}/tab",
+                              json={"action": "new", "url": f"{pages}/table.html"})
     tab = direct.json()["tabId"]
     res = server.http.get(f"/tabs/{tab}/text")  # unknown to the routing table: asks the instances
     assert res.status_code == 200 and res.json()["title"] == "Team table", res.text
@@ -463,6 +465,9 @@ def test_cli_runs_on_a_profiles_instance_or_on_a_temporary_one_with_cookies(serv
     logs = json.loads(echo.output)["pages"][0]["browser"]["consoleLogs"]
     assert [e["message"] for e in logs] == ["cookies: sid=cli-run"]
     assert set(server.instances()) == before  # the temporary instance is gone, and the profiles never saw it
+    # So is its profile: the CLI's POST /instances/{id}/stop removed it from the state dir's tmp folder.
+    tmp = server.state / "tmp"
+    assert tmp.is_dir() and not list(tmp.iterdir())
     both = cli.invoke(main, ["audit", f"{pages}/audit/clean.html", "--cookie", "a=b", "--profile", "alpha", *common])
     assert both.exit_code == 2 and "cannot be combined" in both.output
     missing = server.http.post("/instances/inst_nope/audit", json={"urls": [f"{pages}/audit/clean.html"]})
@@ -478,11 +483,11 @@ def test_binary_bodies_pass_through(server: ServerProc, state: dict[str, Any]) -
 
 
 def test_cookies_are_per_profile_and_survive_a_restart(server: ServerProc, state: dict[str, Any], pages: str) -> None:
+    # The two tabs show pages of the fixture site already (login.html, buttons.html): the cookie is
+    # set on one and looked for on the other without a navigation.
     alpha_tab, default_tab = state["alpha_tab"], state["default_tab"]
-    server.http.post(f"/tabs/{alpha_tab}/navigate", json={"url": f"{pages}/index.html"})
     js(server.http, alpha_tab, "document.cookie = 'who=alpha; max-age=86400; path=/'")
     assert "who=alpha" in js(server.http, alpha_tab, "document.cookie")
-    server.http.post(f"/tabs/{default_tab}/navigate", json={"url": f"{pages}/index.html"})
     assert "who=alpha" not in js(server.http, default_tab, "document.cookie")
     cookies = server.http.get("/cookies", params={"tabId": alpha_tab}).json()["cookies"]
     assert any(c["name"] == "who" for c in cookies)
@@ -533,8 +538,9 @@ def test_a_dead_bridge_shows_error_and_restarts(server: ServerProc, state: dict[
     res = server.http.post(f"/tabs/{state['alpha_tab']}/navigate", json={"url": f"{pages}/index.html"})
     # a tab of a bridge that is down is coming back (503), never unknown (404): issue 27
     assert res.status_code == 503 and res.json()["code"] in ("tab_restoring", "instance_unavailable"), res.text
-    # The default instance does not care.
-    assert server.http.post("/navigate", json={"url": f"{pages}/login.html"}).json()["title"] == "Login"
+    # The default instance does not care (its tab loads a page; a new tab would cost a renderer more).
+    res = server.http.post("/navigate", json={"url": f"{pages}/login.html", "tabId": state["default_tab"]})
+    assert res.json()["title"] == "Login"
     res = server.http.post(f"/instances/{alpha['id']}/start")
     assert res.status_code == 200 and res.json()["status"] == "running", res.text
     state["alpha"] = res.json()
@@ -551,24 +557,26 @@ def test_stop_instance(server: ServerProc, state: dict[str, Any]) -> None:
     assert server.http.delete(f"/profiles/{alpha['profileId']}").status_code == 200
 
 
-def test_temporary_instance_profile_is_removed(server: ServerProc) -> None:
+def test_temporary_instance_has_a_profile_of_its_own(server: ServerProc, state: dict[str, Any]) -> None:
+    # It runs on as the second bridge of the last test, which checks its profile is removed when the
+    # server stops it; one removed by POST /instances/{id}/stop is the CLI test's (its --cookie run).
     res = server.http.post("/instances/start", json={})
     assert res.status_code in (200, 201), res.text
     inst = res.json()
     assert inst["profileId"] is None and inst.get("temporary")
     dirs = [a.split("=", 1)[1] for c in children(inst["pid"]) for a in _cmdline(c) if a.startswith("--user-data-dir=")]
     assert dirs and Path(dirs[0]).is_dir()
-    server.http.post(f"/instances/{inst['id']}/stop")
-    assert not Path(dirs[0]).exists()
+    state["temporary_profile"] = dirs[0]
 
 
-def test_stop_sigterms_the_server_which_stops_every_bridge_and_chromium(server: ServerProc) -> None:
-    # Last test on the shared server: `pinchtab stop` (SIGTERM to the pid /health gives) ends it.
+def test_stop_sigterms_the_server_which_stops_every_bridge_and_chromium(server: ServerProc,
+                                                                       state: dict[str, Any]) -> None:
+    # Last test on the shared server: `pinchtab stop` (SIGTERM to the pid /health gives) ends it. The
+    # temporary instance the test above started is the second bridge, so there are two to stop.
     from click.testing import CliRunner
 
     from pinchtab.cli import main
 
-    server.http.post("/instances/start", json={})  # a second bridge, so there are two to stop
     groups = server.process_groups()
     assert len(groups) >= 4, groups  # two bridges, two Chromiums
     runner, env = CliRunner(), {"PINCHTAB_SERVER": server.url}
@@ -579,6 +587,7 @@ def test_stop_sigterms_the_server_which_stops_every_bridge_and_chromium(server: 
     assert server.proc.wait(10) is not None
     leftovers = live_in_groups(groups)
     assert not leftovers, leftovers
+    assert not Path(state["temporary_profile"]).exists()
     assert runner.invoke(main, ["status"], env=env).exit_code == 1
 
 
