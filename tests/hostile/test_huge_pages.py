@@ -11,11 +11,18 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import ServerThread
 from tests.hostile.conftest import HostileBridge, healthy_during
+from tests.hostile.tabs import on_session_bridge
 
 BUTTONS = 10_000  # the page had 100k; building and laying out those dominates the time here
 CAP = 1_000  # browser.maxSnapshotNodes for this module's tabs: small, so the test takes seconds
 MEMORY_BOUND_MB = 150  # generous: the 100k buttons grew a bridge by 600 MB and kept most
+
+
+@pytest.fixture(scope="module")
+def hostile_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
+    yield from on_session_bridge(bridge_server)
 
 
 def rss_mb() -> float:
