@@ -11,8 +11,14 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests.conftest import ServerThread
 from tests.hostile.conftest import HostileBridge, healthy_during
-from tests.hostile.tabs import module_tab
+from tests.hostile.tabs import module_tab, on_session_bridge
+
+
+@pytest.fixture(scope="module")
+def hostile_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
+    yield from on_session_bridge(bridge_server)
 
 
 @pytest.fixture(scope="module")
