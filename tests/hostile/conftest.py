@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import start_bridge
 
-DOWNLOAD_CAP = 200_000  # security.downloadMaxBytes (tests/hostile/test_downloads.py)
+DOWNLOAD_CAP = 200_000  # security.downloadMaxBytes (tests/hostile/test_dedicated_bridge.py)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -29,10 +29,11 @@ class HostileBridge:
     state: Path  # its state dir (downloads land in state/downloads)
 
 
-# Hostile requests, popups, dialogs, mocked and huge pages, a page's oversized download and Chromium
-# killed under a never-loading tab all run against one bridge per test process (each bridge is a
-# Chromium start, some 2 s of CPU): its tests close the tabs they open and put back what they set,
-# and the test that kills its Chromium checks the restore that every later test then uses.
+# A page's oversized download and Chromium killed under a never-loading tab run against one bridge
+# per test process (page downloads are set up when its Chromium starts; the kill must not hit the
+# session's): its tests close the tabs they open, and the test that kills its Chromium checks the
+# restore that every later test then uses. The other hostile files (requests, popups, dialogs, mocked
+# and huge pages) override this fixture with the session bridge (tests/hostile/tabs.py on_session_bridge).
 @pytest.fixture(scope="session")
 def hostile_bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostileBridge]:
     """A bridge with the risky capabilities a hostile request would reach for turned on, downloads
