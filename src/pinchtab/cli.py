@@ -10,6 +10,10 @@ from typing import Any
 # find's vectors are small; a BLAS thread pool only fights Chromium for the cores (it made 10k-element
 # finds spike to several ms under load). Set before anything imports numpy.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+if "httpx" not in sys.modules:
+    # httpx loads its own command line (rich and pygments: ~0.1 s of CPU, a seventh of `pinchtab snap`)
+    # whenever rich is installed, and the MCP SDK requires rich. No pinchtab command runs httpx's.
+    sys.modules["httpx._main"] = None  # type: ignore[assignment]
 
 if sys.argv[1:2] == ["mcp"]:
     # Before anything heavy loads: start the server and answer `initialize` (see pinchtab.mcp.early).

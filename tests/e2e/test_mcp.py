@@ -25,18 +25,21 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp_types import CallToolResult
 
 from pinchtab import autostart
 from pinchtab.config import load_config
 from tests.conftest import free_port, open_tab
 from tests.fixtures.harness import process_alive
+
+if TYPE_CHECKING:
+    # The SDK is imported where a session starts, not when the module is collected (every xdist
+    # worker collects every module: `import mcp` is 1-1.4 s of CPU).
+    from mcp.client.session import ClientSession
+    from mcp_types import CallToolResult
 
 # The spec's tools (mcp-tools.md): name -> (required params, optional params).
 SPEC: dict[str, tuple[set[str], set[str]]] = {
@@ -71,6 +74,8 @@ class McpSession:
     """A `pinchtab mcp` subprocess and an initialized ClientSession, driven from a background loop."""
 
     def __init__(self, args: list[str], env: dict[str, str] | None = None, errlog: Any = None, tools: str = "all") -> None:
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
         params = StdioServerParameters(command=sys.executable, args=["-m", "pinchtab", "mcp", "--tools", tools, *args], env=env)
         self.transport: Callable[[], Any] = lambda: stdio_client(params, errlog=errlog or sys.stderr)
         self.loop = asyncio.new_event_loop()
@@ -93,6 +98,8 @@ class McpSession:
         return session
 
     async def _main(self) -> None:
+        from mcp.client.session import ClientSession
+
         try:
             async with self.transport() as (read, write, *_):
                 async with ClientSession(read, write) as session:

@@ -14,12 +14,8 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from pinchtab.cli import main
-from pinchtab.mcp import http as mcp_http
 from pinchtab.mcp.tools import TOOLS
 from tests.conftest import ServerThread, free_port
 
@@ -31,6 +27,9 @@ def mcp_url(bridge: str, plain: httpx.Client, tmp_path_factory: pytest.TempPathF
     """`pinchtab mcp --transport http ...` run in this process (CliRunner), its ``uvicorn.run`` of the
     app replaced by uvicorn in a thread (ServerThread): the same app over real HTTP, with no
     interpreter to start and no SDK to import again (about 2.4 s of CPU less)."""
+    # The SDK (pinchtab.mcp.http imports it) is loaded here, not when the module is collected.
+    from pinchtab.mcp import http as mcp_http
+
     served: dict[str, Any] = {}
 
     def serve_http(server: Any, *, host: str, port: int, token: str, log_level: str) -> None:
@@ -58,6 +57,10 @@ def plain() -> Iterator[httpx.Client]:
 
 
 async def _session_calls(url: str, pages: str) -> tuple[list[str], dict, str]:
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"}) as http:
         async with streamable_http_client(url, http_client=http) as (read, write, *_):
             async with ClientSession(read, write) as session:

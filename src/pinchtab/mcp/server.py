@@ -17,8 +17,9 @@ from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
+from pydantic import PrivateAttr
 
 import pinchtab
 from pinchtab.client import AsyncClient, PinchtabClientError, calling_agent
@@ -44,6 +45,26 @@ def _error(text: str, fields: dict[str, Any] | None = None) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=fields, is_error=True)
 
 
+class _ArgsOnFirstCall(FuncMetadata):
+    """The SDK's ``FuncMetadata`` with the tool's argument model built on its first call (the SDK
+    reads ``arg_model`` on each call): a session calls few of the tools, and building one model
+    for each at start-up was a third of ``build_server``."""
+
+    _tool: ToolDef | None = PrivateAttr(default=None)
+
+    @classmethod
+    def of(cls, tool: ToolDef) -> _ArgsOnFirstCall:
+        meta = cls(arg_model=ArgModelBase)  # replaced before it validates anything
+        meta._tool = tool
+        return meta
+
+    def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+        if self._tool is not None:
+            self.arg_model = argument_model(self._tool)
+            self._tool = None
+        return super().validate_arguments(arguments_to_validate)
+
+
 def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Awaitable[None]] | None = None) -> Tool:
     """The SDK ``Tool`` for ``tool``, calling through ``client``."""
 
@@ -67,7 +88,7 @@ def sdk_tool(tool: ToolDef, client: AsyncClient, before_call: Callable[[], Await
     )
     return Tool(
         fn=handler, name=tool.name, description=tool.description, parameters=input_schema(tool),
-        fn_metadata=FuncMetadata(arg_model=argument_model(tool)), is_async=True, annotations=annotations,
+        fn_metadata=_ArgsOnFirstCall.of(tool), is_async=True, annotations=annotations,
         context_kwarg="ctx",
     )
 

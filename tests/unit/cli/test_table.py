@@ -52,3 +52,9 @@ def test_server_commands_do_not_load_the_client_commands() -> None:
             "main.get_command(Context(main), 'bridge'); print('pinchtab.commands' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_client_commands_do_not_load_httpx_command_line() -> None:
+    code = "import sys, pinchtab.cli, pinchtab.client; print(sorted({'rich', 'pygments'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from pinchtab.config import load_config
 from pinchtab.mcp import early
@@ -82,6 +81,8 @@ def _tool_error(answer: dict) -> str:
 
 
 def test_versions_are_the_sdks() -> None:
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # the SDK's types: not at collection
+
     assert early.HANDSHAKE_VERSIONS == HANDSHAKE_PROTOCOL_VERSIONS
 
 

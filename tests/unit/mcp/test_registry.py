@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pydantic
 import pytest
@@ -89,3 +91,11 @@ def test_config_key_names_the_default_tool_set() -> None:
 
     assert load_config(environ={}).mcp.tools == "core"
     assert load_config({"mcp": {"tools": "all"}}, environ={}).mcp.tools == "all"
+
+
+def test_the_tool_definitions_do_not_load_the_sdk() -> None:
+    # The MCP SDK (1-1.4 s of CPU) is the server's to load: the CLI, the reference generator and
+    # every test worker's collection import the tool definitions without it.
+    code = "import sys, pinchtab.mcp.tools; print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types'}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

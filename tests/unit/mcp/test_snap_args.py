@@ -1,8 +1,7 @@
 """Every action tool and pinchtab_navigate take snap and snapDiff (issue 24), and an answer that
 carries a snapshot reads as its JSON line, then the snapshot as text."""
 
-from pinchtab.mcp.server import input_schema
-from pinchtab.mcp.tools import TOOLS
+from pinchtab.mcp.tools import TOOLS, input_schema
 from pinchtab.mcp.tools.actions import with_snapshot
 
 

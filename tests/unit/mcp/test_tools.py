@@ -6,8 +6,7 @@ import pydantic
 import pytest
 
 from pinchtab.client import PinchtabClientError
-from pinchtab.mcp.server import argument_model, input_schema
-from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, error_fields, error_text
+from pinchtab.mcp.tools import INVALID_URL, TOOLS, ToolInputError, argument_model, error_fields, error_text, input_schema
 from pinchtab.mcp.tools import check_url as _check_url
 
 BY_NAME = {t.name: t for t in TOOLS}

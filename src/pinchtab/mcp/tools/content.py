@@ -6,8 +6,6 @@ import base64
 import json
 from typing import Any
 
-from mcp_types import ImageContent
-
 from pinchtab import models
 from pinchtab.client import AsyncClient
 from pinchtab.mcp.tools.common import TAB, as_int
@@ -17,6 +15,8 @@ tool = define("content")
 
 
 async def _screenshot(c: AsyncClient, a: dict[str, Any]) -> ToolOutput:
+    from mcp_types import ImageContent  # loaded by the server that calls this; not by importing the tools
+
     quality = as_int(a["quality"])
     fmt = "png" if quality is None else "jpeg"
     if a["annotate"]:

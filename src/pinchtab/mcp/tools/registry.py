@@ -19,18 +19,22 @@ import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from mcp_types import ImageContent
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
 from pinchtab.api import ROUTES
 from pinchtab.client import AsyncClient
 
+if TYPE_CHECKING:
+    # The MCP SDK (1-1.4 s of CPU to import) is loaded by the server that serves the tools, not by
+    # whoever imports their definitions (the CLI, the docs generator, test collection).
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+    from mcp_types import ImageContent
+
 # What a tool's ``run`` may answer: text as is, JSON values dumped to text, an image block, or a tuple
 # of those (one content block each).
-ToolOutput = str | dict[str, Any] | list[Any] | ImageContent | tuple[Any, ...]
+ToolOutput: TypeAlias = "str | dict[str, Any] | list[Any] | ImageContent | tuple[Any, ...]"
 Runner = Callable[[AsyncClient, dict[str, Any]], Awaitable[ToolOutput]]
 
 _JSON_TYPES = {str: "string", bool: "boolean", float: "number", int: "integer", list: "array"}
@@ -179,16 +183,23 @@ def _annotation(arg: Arg) -> Any:
     return typed if arg.is_required else typed | None
 
 
-class _DeferredArgs(ArgModelBase):
-    # Built when a tool is first called, not for every tool at start-up (most of build_server's
-    # time, which tools/list waits for on a cold start).
-    model_config = ConfigDict(defer_build=True)
+@functools.cache
+def _deferred_args() -> type[ArgModelBase]:
+    """The base of the argument models: the SDK's (its ``FuncMetadata`` takes nothing else), built
+    when a tool is first called, not for every tool at start-up (most of build_server's time,
+    which tools/list waits for on a cold start)."""
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+    class _DeferredArgs(ArgModelBase):
+        model_config = ConfigDict(defer_build=True)
+
+    return _DeferredArgs
 
 
 def argument_model(tool: ToolDef) -> type[ArgModelBase]:
     """The pydantic model the SDK validates ``tools/call`` arguments with (absent optionals are None)."""
     fields: dict[str, Any] = {a.name: (_annotation(a), ... if a.is_required else None) for a in tool.args}
-    return create_model(f"{tool.name}_arguments", __base__=_DeferredArgs, **fields)
+    return create_model(f"{tool.name}_arguments", __base__=_deferred_args(), **fields)
 
 
 def model_fields(tool_args: tuple[Arg, ...], values: dict[str, Any], *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
