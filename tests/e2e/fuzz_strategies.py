@@ -25,10 +25,13 @@ SCALARS = (str, int, float, bool, type(None))
 
 def element_key(value: Any) -> Hashable:
     # 1, 1.0 and True are equal as keys but draw differently; 0.0 and -0.0 too: keep the type, and a
-    # float's spelling.
+    # float's spelling. A tuple (the (media type, serializer) pairs a body's media type is drawn
+    # from, built anew per case) by what it holds.
     kind = type(value)
     if kind in SCALARS:
         return (kind, repr(value) if kind is float else value)
+    if kind is tuple:
+        return (tuple, *(element_key(item) for item in value))
     return (id(value),)
 
 
