@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ServerThread
+from tests.e2e.fuzz_strategies import built_once
 from tests.fixtures.harness import free_port
 
 FUZZ_EXAMPLES = int(os.environ.get("PINCHTAB_FUZZ_EXAMPLES", "2"))
@@ -169,7 +170,7 @@ def few_collections() -> Iterator[None]:
 def fuzz(which: str, schema: Any, tab: str, proxied: set[tuple[str, str]] = frozenset()) -> None:
     """Every operation: FUZZ_EXAMPLES generated requests (FUZZ_PROXIED for those in ``proxied``),
     valid (positive) and invalid (negative)."""
-    with few_collections(), one_session() as sessions[which]:
+    with few_collections(), built_once(), one_session() as sessions[which]:
         fuzz_operations(which, schema, tab, proxied)
 
 
@@ -207,6 +208,10 @@ def fuzz_operations(which: str, schema: Any, tab: str, proxied: set[tuple[str, s
             def run(case: Any) -> None:
                 sent.append((label, sender.submit(check, which, case, stream)))
 
+            # The key under which hypothesis would store the run's examples, with no database to store
+            # them in: without one given, it is a digest of run's source (inspect.getsource), read and
+            # hashed again for every operation, ~5% of the run's CPU. The key `find` gives its runs.
+            run._hypothesis_internal_database_key = None  # type: ignore[attr-defined]
             run()
     failures = []
     for label, request in sent:
