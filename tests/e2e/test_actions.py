@@ -13,7 +13,8 @@ from tests.conftest import js, open_page, open_tab, ref_of, snap
 # Each test opens the page it acts on: one tab serves the module (opening and closing one per test
 # cost more than the test). The tests about a ref their tab never gave (e99) share another, which
 # shows only buttons.html: refs of the pages the module's tab showed before are stale there, not
-# unknown, and buttons.html gives 18 refs a load (72 for the four loads). The test about a tab that
+# unknown, and buttons.html gives 18 refs a showing (72 for the four: one load, then the page put
+# back by script, new elements with new refs as a load gives). The test about a tab that
 # gave no refs yet has a fresh one. Cases that act on different elements of one page share a test
 # and one load of it: a navigation costs Chromium ~0.16 s of CPU, more than the rest of such a case.
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
@@ -30,23 +31,46 @@ document.body.innerHTML = window.loaded.body;
 document.title = window.loaded.title;
 document.activeElement?.blur();
 scrollTo(0, 0);
-scrollY"""
+"""
+# A page whose script binds listeners to its elements gets them on the new ones by running the
+# script again, each in a function of its own (a script's top-level let and const are declared
+# already; its global functions stay).
+RERUN_SCRIPTS = "for (const s of document.body.querySelectorAll('script')) new Function(s.textContent)();\n"
 
 
-def page_as_loaded(http: httpx.Client, tab: str, url: str, reset: str = "") -> None:
-    """``tab`` on ``url`` as loaded (a page of inline handlers and global functions): a tab already
-    on it gets the page's body and title back, scrolled to the top, and ``reset`` run (a script
-    that puts the page's globals back), instead of a new load."""
+def page_as_loaded(http: httpx.Client, tab: str, url: str, reset: str = "", rerun_scripts: bool = False) -> None:
+    """``tab`` on ``url`` as loaded (a page of inline handlers and global functions, or with
+    ``rerun_scripts`` a page whose body scripts can run again): a tab already on it gets the page's
+    body and title back, scrolled to the top, and ``reset`` run (a script that puts the page's
+    globals back), instead of a new load."""
     if js(http, tab, "location.href === %r && typeof window.loaded === 'object'" % url):
-        assert js(http, tab, f"{reset};{RESTORE_PAGE}") == 0
+        assert js(http, tab, f"{reset};{RESTORE_PAGE}{RERUN_SCRIPTS if rerun_scripts else ''}scrollY") == 0
     else:
         open_page(http, tab, url)
         js(http, tab, "window.loaded = {body: document.body.innerHTML, title: document.title}; 1")
 
 
+def on_page(http: httpx.Client, tab: str, url: str) -> None:
+    """``tab`` on ``url``, loaded only when it shows another page: for a test that needs the page,
+    not a fresh load of it."""
+    if js(http, tab, "location.href") != url:
+        open_page(http, tab, url)
+
+
 def buttons_page(http: httpx.Client, tab: str, pages: str) -> None:
     """The module's tab on buttons.html as loaded (most of the module's tests act on it)."""
     page_as_loaded(http, tab, f"{pages}/buttons.html")
+
+
+def events_page(http: httpx.Client, tab: str, pages: str) -> None:
+    """The module's tab on events.html as loaded, its event log empty (its script logs the events
+    of its elements)."""
+    page_as_loaded(http, tab, f"{pages}/events.html", rerun_scripts=True)
+
+
+def form_page(http: httpx.Client, tab: str, pages: str) -> None:
+    """The module's tab on form.html as loaded."""
+    page_as_loaded(http, tab, f"{pages}/form.html")
 
 
 def give_up_soon(bridge_server: Any, tab: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +135,7 @@ def test_click_by_ref_and_hover(http: httpx.Client, tab: str, pages: str) -> Non
 def test_click_and_typing_send_real_events(http: httpx.Client, tab: str, pages: str) -> None:
     """Real mouse and key events, appending in a textarea and a React-controlled field, each on its own element of one load of events.html."""
     # click sends real mouse events
-    open_page(http, tab, f"{pages}/events.html")
+    events_page(http, tab, pages)
     ok(http, tab, kind="click", ref=ref_of(snap(http, tab), "button", "Log clicks"))
     log = event_log(http, tab, "clicker")
     assert [e["type"] for e in log] == ["mousedown", "mouseup", "click"]
@@ -137,13 +161,14 @@ def test_click_and_typing_send_real_events(http: httpx.Client, tab: str, pages: 
 
 
 def test_dblclick(http: httpx.Client, tab: str, pages: str) -> None:
-    buttons_page(http, tab, pages)
-    ok(http, tab, kind="dblclick", ref=ref_of(snap(http, tab), "button", "Double me"))
-    assert text_of(http, tab, "dcount") == "1"
-    open_page(http, tab, f"{pages}/events.html")
+    # events.html first: the test before left it there, and the one after acts on buttons.html
+    events_page(http, tab, pages)
     ok(http, tab, kind="dblclick", selector="#clicker")
     types = [e["type"] for e in event_log(http, tab, "clicker")]
     assert types.count("click") == 2 and types.count("dblclick") == 1
+    buttons_page(http, tab, pages)
+    ok(http, tab, kind="dblclick", ref=ref_of(snap(http, tab), "button", "Double me"))
+    assert text_of(http, tab, "dcount") == "1"
 
 
 def test_click_by_selector(http: httpx.Client, tab: str, pages: str) -> None:
@@ -214,7 +239,7 @@ def test_click_with_wait_nav(http: httpx.Client, tab: str, pages: str, monkeypat
 def test_type_unicode_and_press_control_a(http: httpx.Client, tab: str, pages: str) -> None:
     """Unicode typed, then select all and type over it, in one load of events.html."""
     # type unicode
-    open_page(http, tab, f"{pages}/events.html")
+    events_page(http, tab, pages)
     ok(http, tab, kind="type", selector="#typed", text="café €5")
     assert js(http, tab, "document.getElementById('typed').value") == "café €5"
     # press control a selects all (the same load)
@@ -234,7 +259,7 @@ def test_type_unicode_and_press_control_a(http: httpx.Client, tab: str, pages: s
 
 
 def test_fill_fires_input_and_change(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/events.html")
+    events_page(http, tab, pages)
     js(http, tab, "document.getElementById('typed').value = 'old text'")
     ok(http, tab, kind="fill", selector="#typed", value="new value")
     assert js(http, tab, "document.getElementById('typed').value") == "new value"
@@ -292,7 +317,7 @@ def test_press_unknown_key(http: httpx.Client, tab: str) -> None:
 def test_select_and_fill_form_fields(http: httpx.Client, tab: str, pages: str) -> None:
     """Select by value and by text (after the refused ones) and fills, on their own fields of one load of form.html."""
     # select errors
-    open_page(http, tab, f"{pages}/form.html")
+    form_page(http, tab, pages)
     s = snap(http, tab)
     res = act(http, tab, kind="select", ref=ref_of(s, "combobox", "Country"), value="Atlantis")
     assert res.status_code == 400 and res.json()["code"] == "option_not_found"
@@ -326,40 +351,9 @@ def test_select_and_fill_form_fields(http: httpx.Client, tab: str, pages: str) -
 
 
 def test_fill_on_a_select_selects(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/form.html")
+    form_page(http, tab, pages)
     ok(http, tab, kind="fill", selector="#country", value="Germany")
     assert text_of(http, tab, "country-out") == "de"
-
-
-# -- scrolling ------------------------------------------------------------------------------------
-
-
-def test_scroll_page(http: httpx.Client, tab: str, pages: str) -> None:
-    buttons_page(http, tab, pages)
-    ok(http, tab, kind="scroll")
-    assert js(http, tab, "scrollY") == 300  # default amount
-    ok(http, tab, kind="scroll", pixels=500)
-    assert js(http, tab, "scrollY") == 800
-    ok(http, tab, kind="scroll", direction="up", pixels=200)
-    assert js(http, tab, "scrollY") == 600
-    ok(http, tab, kind="scroll", direction="up")
-    assert js(http, tab, "scrollY") == 300
-
-
-def test_scroll_ref_into_view(http: httpx.Client, tab: str, pages: str) -> None:
-    buttons_page(http, tab, pages)
-    in_view = "(() => { const r = document.getElementById('far').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
-    assert js(http, tab, in_view) is False
-    ok(http, tab, kind="scroll", ref=ref_of(snap(http, tab), "button", "Far away button"))
-    assert js(http, tab, in_view) is True
-
-
-def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
-    buttons_page(http, tab, pages)
-    ok(http, tab, kind="scroll", x=300, y=300, pixels=400)
-    # wheel scrolling is handled asynchronously by the compositor
-    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "new Promise(r => { const t0 = Date.now(); (function f() { if (scrollY > 0 || Date.now() - t0 > 2000) r(scrollY); else requestAnimationFrame(f); })(); })"})
-    assert res.json()["result"] == 400
 
 
 # -- check / uncheck ------------------------------------------------------------------------------
@@ -368,7 +362,7 @@ def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -
 def test_check_and_uncheck(http: httpx.Client, tab: str, pages: str) -> None:
     """Check and uncheck: refused ones, a radio, checkboxes and an ARIA switch, on one load of form.html."""
     # check on something uncheckable
-    open_page(http, tab, f"{pages}/form.html")
+    form_page(http, tab, pages)
     res = act(http, tab, kind="check", ref=ref_of(snap(http, tab), "button", "Save"))
     assert res.status_code == 400 and res.json()["code"] == "not_checkable"
     # unchecking a radio is a conflict (the same load)
@@ -406,6 +400,37 @@ def test_check_and_uncheck(http: httpx.Client, tab: str, pages: str) -> None:
     assert js(http, tab, "sw.getAttribute('aria-checked')") == "false"
 
 
+# -- scrolling ------------------------------------------------------------------------------------
+
+
+def test_scroll_page(http: httpx.Client, tab: str, pages: str) -> None:
+    buttons_page(http, tab, pages)
+    ok(http, tab, kind="scroll")
+    assert js(http, tab, "scrollY") == 300  # default amount
+    ok(http, tab, kind="scroll", pixels=500)
+    assert js(http, tab, "scrollY") == 800
+    ok(http, tab, kind="scroll", direction="up", pixels=200)
+    assert js(http, tab, "scrollY") == 600
+    ok(http, tab, kind="scroll", direction="up")
+    assert js(http, tab, "scrollY") == 300
+
+
+def test_scroll_ref_into_view(http: httpx.Client, tab: str, pages: str) -> None:
+    buttons_page(http, tab, pages)
+    in_view = "(() => { const r = document.getElementById('far').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
+    assert js(http, tab, in_view) is False
+    ok(http, tab, kind="scroll", ref=ref_of(snap(http, tab), "button", "Far away button"))
+    assert js(http, tab, in_view) is True
+
+
+def test_scroll_wheel_at_coordinates(http: httpx.Client, tab: str, pages: str) -> None:
+    buttons_page(http, tab, pages)
+    ok(http, tab, kind="scroll", x=300, y=300, pixels=400)
+    # wheel scrolling is handled asynchronously by the compositor
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": "new Promise(r => { const t0 = Date.now(); (function f() { if (scrollY > 0 || Date.now() - t0 > 2000) r(scrollY); else requestAnimationFrame(f); })(); })"})
+    assert res.json()["result"] == 400
+
+
 # -- batches --------------------------------------------------------------------------------------
 
 
@@ -425,7 +450,7 @@ def test_actions_batch(http: httpx.Client, tab: str, pages: str) -> None:
 
 def test_actions_batch_stops_at_first_failure(http: httpx.Client, refs_tab: str, pages: str) -> None:
     tab = refs_tab  # a ref it never gave
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ref = ref_of(snap(http, tab), "button", "Increment")
     res = http.post("/actions", json={"tabId": tab, "actions": [
         {"kind": "click", "ref": ref},
@@ -447,7 +472,7 @@ def test_actions_batch_with_stop_on_error_records_each_outcome(http: httpx.Clien
                                                                 stop_on_error: bool) -> None:
     tab = refs_tab  # a ref it never gave
     # PinchTab's batch: stopOnError given -> 200, every outcome in results
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     ref = ref_of(snap(http, tab), "button", "Increment")
     res = http.post(f"/tabs/{tab}/actions", json={"stopOnError": stop_on_error, "actions": [
         {"kind": "click", "ref": ref},
@@ -502,7 +527,7 @@ def test_refused_clicks_do_not_click(http: httpx.Client, quick_refusal: str, pag
 
 def test_missing_ref(http: httpx.Client, refs_tab: str, pages: str) -> None:
     tab = refs_tab  # a ref it never gave
-    open_page(http, tab, f"{pages}/buttons.html")
+    buttons_page(http, tab, pages)
     snap(http, tab)
     res = act(http, tab, kind="click", ref="e99")
     assert res.status_code == 404

@@ -11,15 +11,17 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab
-from tests.e2e.test_actions import page_as_loaded
+from tests.e2e.test_actions import on_page, page_as_loaded
 
 PNG = b"\x89PNG\r\n\x1a\n"
 JPEG = b"\xff\xd8\xff"
 
 
 # One tab for this module's tests (each opens the page it reads; none leaves a dialog, an
-# emulation or a route behind). A test on login.html after one on it gets the page back by script
-# instead of a new load (page_as_loaded).
+# emulation or a route behind). A test on login.html or table.html after one on it gets the page
+# back by script instead of a new load (page_as_loaded): the tests of a page come one after another
+# (evaluate's, on table.html, after text's; the wait that ends on another page after the
+# other waits).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 
@@ -45,12 +47,85 @@ def test_text_readable_raw_and_max_chars(http: httpx.Client, tab: str, pages: st
 
 
 def test_text_follows_the_page(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/table.html")
+    page_as_loaded(http, tab, f"{pages}/table.html")
     text = http.get(f"/tabs/{tab}/text").json()["text"]
     assert "Grace Hopper" in text and "analytical engines" in text
     js(http, tab, "document.getElementById('editing').textContent = 'Editing Ada'")
     assert "Editing Ada" in http.get(f"/tabs/{tab}/text").json()["text"]
     assert "<" not in text  # text, not HTML
+
+
+# -- evaluate -------------------------------------------------------------------------------------
+
+
+# The locked-down bridge is asked through the session's client with absolute URLs (it overrides
+# the client's base URL): a client of its own costs ~0.05 s of CPU to build (its TLS context).
+
+
+def test_evaluate_is_disabled_by_default(http: httpx.Client, locked_bridge: str) -> None:
+    tab = http.post(f"{locked_bridge}/tab", json={"action": "new"}).json()["tabId"]
+    res = http.post(f"{locked_bridge}/tabs/{tab}/evaluate", json={"expression": "document.title = 'pwned'"})
+    assert res.status_code == 403
+    assert res.json()["code"] == "evaluate_disabled" and "allowEvaluate" in res.json()["error"]
+    res = http.post(f"{locked_bridge}/evaluate", json={"expression": "1"})
+    assert res.status_code == 403
+    assert http.get(f"{locked_bridge}/tabs/{tab}/snapshot").json()["title"] == ""  # nothing ran
+    http.post(f"{locked_bridge}/tabs/{tab}/close")
+
+
+def test_evaluate_and_values_json_cannot_hold(http: httpx.Client, tab: str, pages: str) -> None:
+    """Evaluate, and values JSON cannot hold, on one load of table.html."""
+    # evaluate
+    page_as_loaded(http, tab, f"{pages}/table.html")  # the text tests left it there
+
+    def ev(expression: str) -> httpx.Response:
+        return http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+
+    assert ev("1 + 2").json() == {"result": 3}
+    assert ev("document.title").json() == {"result": "Team table"}
+    assert ev("({a: [1, 'two', null], b: {c: true}})").json() == {"result": {"a": [1, "two", None], "b": {"c": True}}}
+    assert ev("undefined").json() == {"result": None}
+    assert ev("new Promise(r => setTimeout(() => r('later'), 50))").json() == {"result": "later"}
+    # page globals are visible: evaluate runs in the page's world
+    assert ev("typeof edit").json() == {"result": "function"}
+    assert ev("window.x = 41; x + 1").json() == {"result": 42}
+    # evaluate values json cannot hold (the same load)
+
+    def result(expression: str) -> Any:
+        res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+        assert res.status_code == 200, res.text
+        return res.json()["result"]
+
+    # not a browser failure: the value is described instead
+    assert result("window") == "Window"
+    assert result("(() => { const a = {n: 1}; a.self = a; return a; })()") == "Object"
+    assert result("Symbol('tag')") == "Symbol(tag)"
+    assert result("document.querySelector('h1')") == "h1"
+    assert result("() => 1") == "() => 1"
+    assert result("NaN") == "NaN" and result("10n ** 20n") == "100000000000000000000n"
+    # the expression ran once, even when its value needed a second look
+    assert result("window.runs = (window.runs || 0) + 1; window") == "Window"
+    assert result("window.runs") == 1
+
+
+@pytest.mark.parametrize(("expression", "mentions"), [
+    ("throw new Error('nope')", "nope"),
+    ("null.foo", "TypeError"),
+    ("this is not javascript", "SyntaxError"),
+    ("Promise.reject(new Error('async nope'))", "async nope"),
+])
+def test_evaluate_errors_answer_400(http: httpx.Client, tab: str, expression: str, mentions: str) -> None:
+    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
+    assert res.status_code == 400, res.text
+    assert res.json()["code"] == "evaluate_error" and mentions in res.json()["error"]
+    assert "    at " not in res.json()["error"]  # no JavaScript stack either
+    assert js(http, tab, "'still fine'") == "still fine"
+
+
+def test_evaluate_validation(http: httpx.Client, tab: str) -> None:
+    assert http.post(f"/tabs/{tab}/evaluate", json={}).json()["code"] == "missing_expression"
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": ""}).status_code == 400
+    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": 5}).status_code == 400
 
 
 # -- screenshots ----------------------------------------------------------------------------------
@@ -143,79 +218,6 @@ def test_pdf_bad_scale(http: httpx.Client, tab: str) -> None:
     assert http.post(f"/tabs/{tab}/pdf", json={"scale": 0}).status_code == 400
 
 
-# -- evaluate -------------------------------------------------------------------------------------
-
-
-# The locked-down bridge is asked through the session's client with absolute URLs (it overrides
-# the client's base URL): a client of its own costs ~0.05 s of CPU to build (its TLS context).
-
-
-def test_evaluate_is_disabled_by_default(http: httpx.Client, locked_bridge: str) -> None:
-    tab = http.post(f"{locked_bridge}/tab", json={"action": "new"}).json()["tabId"]
-    res = http.post(f"{locked_bridge}/tabs/{tab}/evaluate", json={"expression": "document.title = 'pwned'"})
-    assert res.status_code == 403
-    assert res.json()["code"] == "evaluate_disabled" and "allowEvaluate" in res.json()["error"]
-    res = http.post(f"{locked_bridge}/evaluate", json={"expression": "1"})
-    assert res.status_code == 403
-    assert http.get(f"{locked_bridge}/tabs/{tab}/snapshot").json()["title"] == ""  # nothing ran
-    http.post(f"{locked_bridge}/tabs/{tab}/close")
-
-
-def test_evaluate_and_values_json_cannot_hold(http: httpx.Client, tab: str, pages: str) -> None:
-    """Evaluate, and values JSON cannot hold, on one load of table.html."""
-    # evaluate
-    open_page(http, tab, f"{pages}/table.html")
-
-    def ev(expression: str) -> httpx.Response:
-        return http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
-
-    assert ev("1 + 2").json() == {"result": 3}
-    assert ev("document.title").json() == {"result": "Team table"}
-    assert ev("({a: [1, 'two', null], b: {c: true}})").json() == {"result": {"a": [1, "two", None], "b": {"c": True}}}
-    assert ev("undefined").json() == {"result": None}
-    assert ev("new Promise(r => setTimeout(() => r('later'), 50))").json() == {"result": "later"}
-    # page globals are visible: evaluate runs in the page's world
-    assert ev("typeof edit").json() == {"result": "function"}
-    assert ev("window.x = 41; x + 1").json() == {"result": 42}
-    # evaluate values json cannot hold (the same load)
-
-    def result(expression: str) -> Any:
-        res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
-        assert res.status_code == 200, res.text
-        return res.json()["result"]
-
-    # not a browser failure: the value is described instead
-    assert result("window") == "Window"
-    assert result("(() => { const a = {n: 1}; a.self = a; return a; })()") == "Object"
-    assert result("Symbol('tag')") == "Symbol(tag)"
-    assert result("document.querySelector('h1')") == "h1"
-    assert result("() => 1") == "() => 1"
-    assert result("NaN") == "NaN" and result("10n ** 20n") == "100000000000000000000n"
-    # the expression ran once, even when its value needed a second look
-    assert result("window.runs = (window.runs || 0) + 1; window") == "Window"
-    assert result("window.runs") == 1
-
-
-@pytest.mark.parametrize(("expression", "mentions"), [
-    ("throw new Error('nope')", "nope"),
-    ("null.foo", "TypeError"),
-    ("this is not javascript", "SyntaxError"),
-    ("Promise.reject(new Error('async nope'))", "async nope"),
-])
-def test_evaluate_errors_answer_400(http: httpx.Client, tab: str, expression: str, mentions: str) -> None:
-    res = http.post(f"/tabs/{tab}/evaluate", json={"expression": expression})
-    assert res.status_code == 400, res.text
-    assert res.json()["code"] == "evaluate_error" and mentions in res.json()["error"]
-    assert "    at " not in res.json()["error"]  # no JavaScript stack either
-    assert js(http, tab, "'still fine'") == "still fine"
-
-
-def test_evaluate_validation(http: httpx.Client, tab: str) -> None:
-    assert http.post(f"/tabs/{tab}/evaluate", json={}).json()["code"] == "missing_expression"
-    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": ""}).status_code == 400
-    assert http.post(f"/tabs/{tab}/evaluate", json={"expression": 5}).status_code == 400
-
-
 # -- cookies --------------------------------------------------------------------------------------
 
 
@@ -277,38 +279,6 @@ def test_cookies_errors(http: httpx.Client, tab: str, pages: str) -> None:
 # -- wait -----------------------------------------------------------------------------------------
 
 
-def test_waits_for_what_comes_later(http: httpx.Client, tab: str, pages: str) -> None:
-    """Waits for an element, a text, both, and a text after a navigation, on one load of login.html."""
-    # wait for selector inserted later
-    page_as_loaded(http, tab, f"{pages}/login.html")
-    js(http, tab, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<div id=\"late\">Late arrival</div>'), 400)")
-    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#late", "timeout": 10000})
-    assert res.status_code == 200
-    body = res.json()
-    # No bound on elapsedMs: on a loaded machine the wait can arrive after the 400 ms (it then finds
-    # the element at once, which is as right).
-    assert body["present"] is True and isinstance(body["elapsedMs"], int) and body["elapsedMs"] >= 0
-    assert js(http, tab, "document.querySelector('#late').textContent") == "Late arrival"
-    assert js(http, tab, "!!document.getElementById('late')") is True
-    # wait for text (the same load)
-    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'All systems go', 300)")
-    body = http.post("/wait", json={"tabId": tab, "text": "All systems go", "timeout": 10000}).json()
-    assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
-    assert js(http, tab, "document.getElementById('status').textContent") == "All systems go"
-    # already there: answers at once
-    body = http.post(f"/tabs/{tab}/wait", json={"text": "Welcome back"}).json()
-    assert body["present"] is True and body["elapsedMs"] < 500
-    # wait for selector and text together (the same load)
-    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'Ready', 300)")
-    body = http.post(f"/tabs/{tab}/wait", json={"selector": "#status", "text": "Ready", "timeout": 10000}).json()
-    assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
-    assert js(http, tab, "document.getElementById('status').textContent") == "Ready"
-    # wait survives a navigation (the same load)
-    js(http, tab, f"setTimeout(() => location.href = '{pages}/table.html', 200)")
-    body = http.post(f"/tabs/{tab}/wait", json={"text": "Grace Hopper", "timeout": 5000}).json()
-    assert body["present"] is True
-
-
 def test_wait_times_out_and_is_capped(http: httpx.Client, tab: str, pages: str,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Waits that time out, the one asked for more than the cap at the cap, on one load of login.html."""
@@ -366,10 +336,42 @@ def test_endless_script_is_stopped_and_the_tab_lives_on(http: httpx.Client, tab:
     assert js(http, tab, "document.title") == "Login"
 
 
+def test_waits_for_what_comes_later(http: httpx.Client, tab: str, pages: str) -> None:
+    """Waits for an element, a text, both, and a text after a navigation, on one load of login.html."""
+    # wait for selector inserted later
+    page_as_loaded(http, tab, f"{pages}/login.html")
+    js(http, tab, "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<div id=\"late\">Late arrival</div>'), 400)")
+    res = http.post(f"/tabs/{tab}/wait", json={"selector": "#late", "timeout": 10000})
+    assert res.status_code == 200
+    body = res.json()
+    # No bound on elapsedMs: on a loaded machine the wait can arrive after the 400 ms (it then finds
+    # the element at once, which is as right).
+    assert body["present"] is True and isinstance(body["elapsedMs"], int) and body["elapsedMs"] >= 0
+    assert js(http, tab, "document.querySelector('#late').textContent") == "Late arrival"
+    assert js(http, tab, "!!document.getElementById('late')") is True
+    # wait for text (the same load)
+    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'All systems go', 300)")
+    body = http.post("/wait", json={"tabId": tab, "text": "All systems go", "timeout": 10000}).json()
+    assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
+    assert js(http, tab, "document.getElementById('status').textContent") == "All systems go"
+    # already there: answers at once
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "Welcome back"}).json()
+    assert body["present"] is True and body["elapsedMs"] < 500
+    # wait for selector and text together (the same load)
+    js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'Ready', 300)")
+    body = http.post(f"/tabs/{tab}/wait", json={"selector": "#status", "text": "Ready", "timeout": 10000}).json()
+    assert body["present"] is True  # no lower bound: at load the wait can arrive after the 300 ms
+    assert js(http, tab, "document.getElementById('status').textContent") == "Ready"
+    # wait survives a navigation (the same load)
+    js(http, tab, f"setTimeout(() => location.href = '{pages}/table.html', 200)")
+    body = http.post(f"/tabs/{tab}/wait", json={"text": "Grace Hopper", "timeout": 5000}).json()
+    assert body["present"] is True
+
+
 def test_a_background_tab_can_be_captured(http: httpx.Client, tab: str, pages: str) -> None:
     # Headless Chromium paints only the tab in front; a capture of another one used to hang 30 s.
     first = tab  # the module's tab, behind a new one
-    page_as_loaded(http, first, f"{pages}/login.html")
+    on_page(http, first, f"{pages}/table.html")  # where the test before left it: any page serves
     second = http.post("/tab", json={"action": "new", "url": f"{pages}/login.html"}).json()["tabId"]
     try:
         res = http.get(f"/tabs/{first}/screenshot", params={"raw": "true"}, timeout=20)

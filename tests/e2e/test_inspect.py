@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.conftest import open_page
+from tests.e2e.test_actions import on_page
 from tests.e2e.test_observe import evaluate, obs_tab
 
 emulated = pytest.fixture(scope="module", name="emulated")(obs_tab)
@@ -40,7 +41,7 @@ def test_mobile_viewport_changes_the_layout(obs: httpx.Client, emulated: str, pa
 
 def test_media_locale_timezone_user_agent_geolocation_offline(obs: httpx.Client, emulated: str, pages: str) -> None:
     tab = emulated
-    open_page(obs, tab, f"{pages}/observe.html")
+    on_page(obs, tab, f"{pages}/observe.html")  # the test before left it there
     res = obs.post("/emulation/media", json={"tabId": tab, "feature": "prefers-color-scheme", "value": "dark"}).json()
     assert res == {"tabId": tab, "feature": "prefers-color-scheme", "value": "dark", "status": "applied"}
     assert evaluate(obs, tab, "matchMedia('(prefers-color-scheme: dark)').matches") is True
@@ -70,7 +71,7 @@ def test_media_locale_timezone_user_agent_geolocation_offline(obs: httpx.Client,
 
 def test_emulate_many_at_once(obs: httpx.Client, emulated: str, pages: str) -> None:
     tab = emulated
-    open_page(obs, tab, f"{pages}/observe.html")
+    on_page(obs, tab, f"{pages}/observe.html")
     res = obs.post(f"/tabs/{tab}/emulation", json={"width": 500, "height": 700, "mobile": True,
                                                     "timezoneId": "Europe/Berlin", "colorScheme": "dark"})
     assert res.status_code == 200 and set(res.json()["applied"]) == {"viewport", "timezoneId", "colorScheme"}
@@ -87,7 +88,7 @@ def test_emulate_many_at_once(obs: httpx.Client, emulated: str, pages: str) -> N
 ])
 def test_bad_emulation_is_400(obs: httpx.Client, emulated: str, pages: str, path: str, body: dict) -> None:
     tab = emulated
-    open_page(obs, tab, f"{pages}/index.html")
+    on_page(obs, tab, f"{pages}/index.html")  # one load for the four cases
     assert obs.post(f"/tabs/{tab}{path}", json=body).status_code == 400
 
 

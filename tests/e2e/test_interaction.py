@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import js, open_page, open_tab, ref_of, snap
-from tests.e2e.test_actions import give_up_soon
+from tests.conftest import js, open_tab, ref_of, snap
+from tests.e2e.test_actions import give_up_soon, page_as_loaded
 from tests.fixtures.harness import PAGES
 
 
@@ -67,10 +67,13 @@ shared_tab = pytest.fixture(scope="module", name="shared_tab")(open_tab)
 
 @pytest.fixture()
 def page(http: httpx.Client, site: str, shared_tab: str) -> str:
-    """The module's tab on a fresh interaction.html (each test answers the dialogs it opens and
-    releases the keys and buttons it holds). Cases on different elements of the page share a test,
-    and one load: a navigation costs Chromium ~0.16 s of CPU, more than the rest of such a case."""
-    open_page(http, shared_tab, f"{site}/interaction.html")
+    """The module's tab on interaction.html as loaded (each test answers the dialogs it opens and
+    releases the keys and buttons it holds): put back by script, its listeners bound again, when
+    the tab is still on it (test_actions.page_as_loaded), loaded again after a test that left it.
+    Cases on different elements of the page share a test: a navigation costs Chromium ~0.16 s of
+    CPU, more than the rest of such a case."""
+    page_as_loaded(http, shared_tab, f"{site}/interaction.html",
+                   reset="delete window.strokes; delete window.coveredClicks", rerun_scripts=True)
     return shared_tab
 
 

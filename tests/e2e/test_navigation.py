@@ -6,26 +6,26 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab
+from tests.e2e.test_actions import on_page
 
-# One tab for the module's tests (each opens its page first); the test that reads a tab's first
-# page, about:blank, has a fresh one.
+# One tab for the module's tests (each opens its page first, unless the test before left the tab
+# there); the test that reads a tab's first page, about:blank, comes first.
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
-fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
+
+
+def test_navigate_refuses_bad_schemes(http: httpx.Client, tab: str) -> None:
+    # the module's tab, on its first page (about:blank) until the next test
+    for url in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi", "chrome://version"):
+        res = http.post(f"/tabs/{tab}/navigate", json={"url": url})
+        assert res.status_code == 400, url
+        assert res.json()["code"] == "scheme_not_allowed"
+    assert js(http, tab, "location.href") == "about:blank"
 
 
 def test_navigate_answers_after_load(http: httpx.Client, tab: str, pages: str) -> None:
     body = open_page(http, tab, f"{pages}/login.html")
     assert body == {"tabId": tab, "url": f"{pages}/login.html", "title": "Login"}
     assert js(http, tab, "document.readyState") == "complete"
-
-
-def test_navigate_refuses_bad_schemes(http: httpx.Client, fresh_tab: str) -> None:
-    tab = fresh_tab
-    for url in ("javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi", "chrome://version"):
-        res = http.post(f"/tabs/{tab}/navigate", json={"url": url})
-        assert res.status_code == 400, url
-        assert res.json()["code"] == "scheme_not_allowed"
-    assert js(http, tab, "location.href") == "about:blank"
 
 
 def test_navigate_new_tab_and_tab_list(http: httpx.Client, pages: str) -> None:
@@ -42,7 +42,7 @@ def test_navigate_new_tab_and_tab_list(http: httpx.Client, pages: str) -> None:
 
 
 def test_back_forward_reload(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
+    on_page(http, tab, f"{pages}/login.html")  # the test before left it there
     open_page(http, tab, f"{pages}/table.html")
     back = http.post(f"/tabs/{tab}/back").json()
     assert back["url"].endswith("/login.html") and back["title"] == "Login"

@@ -1,7 +1,8 @@
 """The page model against a real Chromium: a ref names one element for the tab's life, find sees
 the page as it is now. The tests share one tab, each opening its page first; the tests of
-login.html, then those of rerender.html, come one after another and share a load of it, each
-getting the page as loaded back by script (test_actions.page_as_loaded)."""
+login.html (the one that navigates away from it last), then those of rerender.html, come one after
+another and share a load of it, each getting the page as loaded back by script
+(test_actions.page_as_loaded)."""
 
 from __future__ import annotations
 
@@ -124,6 +125,22 @@ def test_unified_selectors_in_actions_and_snapshots(http: httpx.Client, tab: str
     assert js(http, tab, WELCOME_SHOWN)
 
 
+def test_navigation_never_recycles_ref_numbers(http: httpx.Client, tab: str, pages: str) -> None:
+    login_page(http, tab, pages)  # the last of the login.html tests: it leaves the page
+    first = snap(http, tab)
+    refs = {n["ref"] for n in first["nodes"]}
+    login_button = ref_of(first, "button", "Log in")
+    open_page(http, tab, f"{pages}/buttons.html")
+    second = snap(http, tab)
+    assert refs.isdisjoint(n["ref"] for n in second["nodes"])
+    res = act(http, tab, kind="click", ref=login_button)
+    assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
+    # back on the first page: a new document, so new refs again
+    open_page(http, tab, f"{pages}/login.html")
+    third = snap(http, tab)
+    assert refs.isdisjoint(n["ref"] for n in third["nodes"])
+
+
 def test_a_rerendered_element_gives_a_stale_ref_and_the_new_one_a_new_ref(http: httpx.Client, tab: str, pages: str) -> None:
     rerender_page(http, tab, pages)
     before = snap(http, tab, filter="interactive")
@@ -175,22 +192,6 @@ def test_wait_takes_unified_selectors(http: httpx.Client, tab: str, pages: str) 
     assert res.status_code == 200 and res.json()["present"] is False, res.text
     res = http.post(f"/tabs/{tab}/wait", json={"selector": "xpath://[", "timeout": 300})
     assert res.status_code == 400 and res.json()["code"] == "bad_selector"
-
-
-def test_navigation_never_recycles_ref_numbers(http: httpx.Client, tab: str, pages: str) -> None:
-    open_page(http, tab, f"{pages}/login.html")
-    first = snap(http, tab)
-    refs = {n["ref"] for n in first["nodes"]}
-    login_button = ref_of(first, "button", "Log in")
-    open_page(http, tab, f"{pages}/buttons.html")
-    second = snap(http, tab)
-    assert refs.isdisjoint(n["ref"] for n in second["nodes"])
-    res = act(http, tab, kind="click", ref=login_button)
-    assert res.status_code == 404 and res.json()["code"] == "stale_ref", res.text
-    # back on the first page: a new document, so new refs again
-    open_page(http, tab, f"{pages}/login.html")
-    third = snap(http, tab)
-    assert refs.isdisjoint(n["ref"] for n in third["nodes"])
 
 
 def test_find_sees_a_lazy_list_item_loaded_by_scrolling(http: httpx.Client, tab: str, pages: str) -> None:

@@ -11,15 +11,16 @@ import httpx
 import pytest
 
 from tests.conftest import js, open_page, open_tab, ref_of, snap
-from tests.e2e.test_actions import page_as_loaded
+from tests.e2e.test_actions import on_page, page_as_loaded
 
 STRUCTURAL = {"generic", "none", "presentation", ""}
 
 
 # Each test opens the page it reads: one tab serves the module (opening and closing one per test
 # cost more than the test). A test that reads the refs themselves (a tab numbers its refs on from the
-# pages it showed before), its first snapshot or its blank page has a fresh one; the four that read
-# login.html's refs share one (login_tab). Tests on the module's tab that act on form.html,
+# pages it showed before) has a fresh one, and the one of a blank tab is the module's tab's first;
+# the two of a tab's first snapshots share one (first_snapshots_tab), the four that read
+# login.html's refs another (login_tab). Tests on the module's tab that act on form.html,
 # buttons.html or login.html come one after another and share a load of it (page_as_loaded).
 tab = pytest.fixture(scope="module", name="tab")(open_tab)
 fresh_tab = pytest.fixture(name="fresh_tab")(open_tab)
@@ -31,6 +32,14 @@ def login_tab(http: httpx.Client, pages: str) -> Iterator[str]:
     tab numbers them from e0 in document order, whichever format asks first, and the later ones
     keep them (the tests leave the page's elements where they are). Other tests that only read
     login.html read it here too (one load, not one a test)."""
+    yield from open_tab(http, f"{pages}/login.html")
+
+
+@pytest.fixture(scope="module")
+def first_snapshots_tab(http: httpx.Client, pages: str) -> Iterator[str]:
+    """A tab of its own on login.html for the two tests of a tab's first snapshots: a selector's
+    (its refs from e0) and a whole page's diff (everything added). They are of different kinds, so
+    neither is the other's previous one (one tab and one load, not two)."""
     yield from open_tab(http, f"{pages}/login.html")
 
 
@@ -83,8 +92,20 @@ def test_refs_follow_document_order(http: httpx.Client, login_tab: str, pages: s
     assert (depths["Login form"], depths["Email address"]) == (1, 2)
 
 
-def test_node_ids_are_stable_backend_ids(http: httpx.Client, tab: str, pages: str) -> None:
+def test_tab_list_title_is_the_document_title(http: httpx.Client, tab: str, pages: str) -> None:
+    # the module's tab, blank until this test, its first
+    def listed() -> dict[str, str]:
+        return next(t for t in http.get("/tabs").json()["tabs"] if t["id"] == tab)
+
+    # Chromium titles an untitled page with its URL; the API reports document.title
+    assert js(http, tab, "document.title") == ""
+    assert listed() == {"id": tab, "url": "about:blank", "title": "", "type": "page"}
     open_page(http, tab, f"{pages}/login.html")
+    assert listed()["title"] == "Login" == snap(http, tab)["title"]
+
+
+def test_node_ids_are_stable_backend_ids(http: httpx.Client, tab: str, pages: str) -> None:
+    on_page(http, tab, f"{pages}/login.html")  # the test before left it there
     first, second = snap(http, tab), snap(http, tab)
     ids = [n["nodeId"] for n in first["nodes"]]
     assert all(isinstance(i, int) and i > 0 for i in ids)
@@ -139,6 +160,7 @@ def test_interactive_refs_are_the_ones_actions_use(http: httpx.Client, tab: str,
     res = http.post(f"/tabs/{tab}/action", json={"kind": "click", "ref": ref_of(s, "button", "Increment")})
     assert res.status_code == 200, res.text
     assert js(http, tab, "document.getElementById('count').textContent") == "1"
+    assert_no_structural_noise(http, tab)
 
 
 def test_password_value_is_masked(http: httpx.Client, tab: str, pages: str) -> None:
@@ -232,9 +254,8 @@ def test_depth(http: httpx.Client, login_tab: str) -> None:
     assert http.get(f"/tabs/{tab}/snapshot", params={"depth": -1}).status_code == 400
 
 
-def test_selector_subtree(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_selector_subtree(http: httpx.Client, first_snapshots_tab: str) -> None:
+    tab = first_snapshots_tab  # on login.html
     s = snap(http, tab, selector="#login")
     assert roles_names(s) == [
         ("form", "Login form"), ("textbox", "Email address"), ("textbox", "Password"),
@@ -310,9 +331,8 @@ def test_diff(http: httpx.Client, fresh_tab: str, pages: str) -> None:
     assert '~ e5 checkbox "Alerts" [unchecked]' in text.splitlines()
 
 
-def test_first_diff_reports_everything_as_added(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    open_page(http, tab, f"{pages}/login.html")
+def test_first_diff_reports_everything_as_added(http: httpx.Client, first_snapshots_tab: str) -> None:
+    tab = first_snapshots_tab  # on login.html, no whole-page snapshot yet
     d = snap(http, tab, diff="true")
     assert len(d["added"]) == d["count"] == 14 and d["removed"] == []
 
@@ -355,9 +375,9 @@ def assert_no_structural_noise(http: httpx.Client, tab: str) -> None:
                 assert node["name"].strip(), node
 
 
-# form.html, table.html, iframe.html, index.html and widgets.html: checked by the tests that read them
-# (one load each, not two), login.html and large.html on the tabs that show them to readers.
-@pytest.mark.parametrize("page", ["login.html", "buttons.html", "events.html", "large.html"])
+# form.html, buttons.html, table.html, iframe.html, index.html and widgets.html: checked by the tests
+# that read them (one load each, not two), login.html and large.html on the tabs that show them to readers.
+@pytest.mark.parametrize("page", ["login.html", "events.html", "large.html"])
 def test_no_structural_noise(http: httpx.Client, tab: str, pages: str, page: str, request: pytest.FixtureRequest) -> None:
     if page in READ_ONLY_TABS:  # a tab of the module that shows it already
         tab = request.getfixturevalue(READ_ONLY_TABS[page])
@@ -430,18 +450,6 @@ def test_widgets_chromium_gives_no_aria_role(http: httpx.Client, tab: str, pages
     editor = next(n for n in s["nodes"] if n["name"] == "Message body")
     assert editor["value"] == "Dear team"
     assert not any(n["role"] == "text" and n["name"] == "Dear team" for n in s["nodes"])  # not twice
-
-
-def test_tab_list_title_is_the_document_title(http: httpx.Client, fresh_tab: str, pages: str) -> None:
-    tab = fresh_tab
-    def listed() -> dict[str, str]:
-        return next(t for t in http.get("/tabs").json()["tabs"] if t["id"] == tab)
-
-    # Chromium titles an untitled page with its URL; the API reports document.title
-    assert js(http, tab, "document.title") == ""
-    assert listed() == {"id": tab, "url": "about:blank", "title": "", "type": "page"}
-    open_page(http, tab, f"{pages}/login.html")
-    assert listed()["title"] == "Login" == snap(http, tab)["title"]
 
 
 def test_diff_compares_with_the_last_snapshot_of_the_same_kind(http: httpx.Client, login_tab: str) -> None:
