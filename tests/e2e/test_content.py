@@ -287,10 +287,11 @@ def test_wait_times_out_and_is_capped(http: httpx.Client, tab: str, pages: str,
     started = time.monotonic()
     body = http.post(f"/tabs/{tab}/wait", json={"selector": "#never", "timeout": 400}).json()
     assert body["present"] is False
-    assert 400 <= body["elapsedMs"] < 1500
-    assert time.monotonic() - started < 2
+    # Upper bounds only tell an answer at the timeout from a hang (a loaded machine is slow, not wrong).
+    assert 400 <= body["elapsedMs"] < 10_000
+    assert time.monotonic() - started < 10
     body = http.post(f"/tabs/{tab}/wait", json={"text": "never ever", "timeout": 0}).json()
-    assert body["present"] is False and body["elapsedMs"] < 500
+    assert body["present"] is False and body["elapsedMs"] < 5000
     # wait timeout is capped at 30s (the same load): asked for 60 s, the wait ends at the cap, 30 s.
     # The session bridge runs in this process: a 0.3 s cap instead (waiting 30 s held a worker for
     # 30 s) takes the same path.
@@ -304,8 +305,8 @@ def test_wait_times_out_and_is_capped(http: httpx.Client, tab: str, pages: str,
     seconds = time.monotonic() - started
     assert res.status_code == 200
     assert res.json()["present"] is False
-    assert cap <= res.json()["elapsedMs"] < cap + 1500
-    assert seconds < cap / 1000 + 3
+    assert cap <= res.json()["elapsedMs"] < cap + 10_000  # at the cap, far from the 60 s asked for
+    assert seconds < cap / 1000 + 10
 
 
 def test_wait_errors(http: httpx.Client, tab: str) -> None:
@@ -356,7 +357,7 @@ def test_waits_for_what_comes_later(http: httpx.Client, tab: str, pages: str) ->
     assert js(http, tab, "document.getElementById('status').textContent") == "All systems go"
     # already there: answers at once
     body = http.post(f"/tabs/{tab}/wait", json={"text": "Welcome back"}).json()
-    assert body["present"] is True and body["elapsedMs"] < 500
+    assert body["present"] is True and body["elapsedMs"] < 5000  # not the 30 s default timeout
     # wait for selector and text together (the same load)
     js(http, tab, "setTimeout(() => document.getElementById('status').textContent = 'Ready', 300)")
     body = http.post(f"/tabs/{tab}/wait", json={"selector": "#status", "text": "Ready", "timeout": 10000}).json()
