@@ -44,8 +44,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 # 2026 11:57 UTC, after the second day's cuts): under pytest-xdist (scripts/test.sh: --dist loadfile, a
 # file on one worker, in collection order) none of them may start last and leave the other workers
 # idle. Then the other end-to-end files, then the unit tests; a file keeps its own order.
-SLOW_FIRST = ("e2e/test_fuzz.py", "e2e/test_server.py", "hostile/test_bridges.py", "e2e/test_frameworks.py",
-              "e2e/test_errors.py", "e2e/test_server_in_process.py", "e2e/test_mcp.py",
+SLOW_FIRST = ("e2e/test_fuzz_server.py", "e2e/test_server.py", "hostile/test_bridges.py", "e2e/test_frameworks.py",
+              "e2e/test_errors.py", "e2e/test_fuzz.py", "e2e/test_server_in_process.py", "e2e/test_mcp.py",
               "e2e/test_attach.py", "e2e/test_frames.py", "e2e/test_snapshot.py", "e2e/test_wheel.py",
               "e2e/test_actions.py", "e2e/test_interaction.py", "e2e/test_client.py", "e2e/test_lifecycle.py",
               "e2e/test_hardening_browser.py", "e2e/test_audit.py", "e2e/test_content.py",

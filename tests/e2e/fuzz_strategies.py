@@ -1,5 +1,5 @@
 """Strategies schemathesis builds anew for every generated case, built once per fuzz run
-(tests/e2e/test_fuzz.py).
+(tests/e2e/test_fuzz.py and test_fuzz_server.py).
 
 Drawing a case calls ``st.sampled_from``, ``st.fixed_dictionaries``, ``st.shared(FeatureStrategy())``
 and its mutations' ``ordered`` with the same arguments over and over (the keys an object picked, the

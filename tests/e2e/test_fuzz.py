@@ -1,15 +1,10 @@
-"""Schemathesis against both /openapi.json (issue 16): every documented operation of a bridge and
-of the server gets generated requests, valid and not, with the project's own default settings; no
-answer may be an unexplained 5xx (an internal error, a CDP error, or a 5xx outside our error
+"""Schemathesis against both /openapi.json (issue 16; the server's in test_fuzz_server.py, so that the
+two, the longest tests of the suite, run on two pytest-xdist workers): every documented operation
+of a bridge and of the server gets generated requests, valid and not, with the project's own default settings;
+no answer may be an unexplained 5xx (an internal error, a CDP error, or a 5xx outside our error
 shape). A bounded run with a fixed seed: FUZZ_EXAMPLES requests per operation (env
 PINCHTAB_FUZZ_EXAMPLES); on the server, FUZZ_PROXIED per operation it only passes on to a bridge
-(the same handler the bridge's run fuzzes: what is left to check there is the proxy).
-
-Both runs are in this one file, so one pytest-xdist worker loads schemathesis and hypothesis and
-fills hypothesis's first-use caches (the constants of every pinchtab module it reads, its Unicode
-table) once: on a fresh clone that was ~4 s of CPU, and the bytecode of both, compiled on each of
-two workers. The server (a ``pinchtab server`` subprocess with its default instance) starts with
-the module, beside the bridge's run."""
+(the same handler the bridge's run fuzzes: what is left to check there is the proxy)."""
 
 from __future__ import annotations
 
@@ -232,43 +227,3 @@ def test_fuzz_bridge(bridge_schema: Any, pages: str, record_property: Any) -> No
         fuzz("bridge", bridge_schema, real_tab("bridge", pages))
     finally:
         record_property("figure", figure("bridge"))
-
-
-@pytest.fixture(scope="module", autouse=True)
-def server_proc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The server's process, started before the module's first test: it starts while the bridge's run
-    generates and sends its cases."""
-    from tests.e2e.test_server import ServerProc
-
-    tmp = tmp_path_factory.mktemp("fuzz-server")
-    srv = ServerProc(tmp, extra={"browser": fuzz_config(tmp / "state")["browser"]})
-    try:
-        yield srv
-    finally:
-        srv.close()
-
-
-@pytest.fixture(scope="module")
-def server_schema(server_proc: Any) -> Iterator[Any]:
-    from tests.e2e.test_server import running_server
-
-    schemathesis = load_schemathesis()
-    for proc in running_server(server_proc):
-        base["server"] = proc.url
-        yield schemathesis.openapi.from_url(f"{proc.url}/openapi.json")
-
-
-def proxied() -> set[tuple[str, str]]:
-    """(METHOD, path) of the bridge operations the server passes on to a bridge."""
-    from pinchtab.api import proxied_routes
-
-    return {(method, path) for route in proxied_routes() for method in route.methods for path in route.paths()}
-
-
-def test_fuzz_server(server_schema: Any, pages: str, record_property: Any) -> None:
-    proxy = proxied()
-    assert proxy <= operations(server_schema)  # every one is documented, under the same path
-    try:
-        fuzz("server", server_schema, real_tab("server", pages), proxy)
-    finally:
-        record_property("figure", figure("server"))
