@@ -15,7 +15,6 @@ import httpx
 import pytest
 
 from tests.conftest import ServerThread, open_page, open_tab
-from tests.e2e.test_actions import on_page
 from tests.fixtures.harness import free_port
 
 
@@ -69,7 +68,7 @@ def ui_tabs(http: httpx.Client) -> list[str]:
     ("Control+t", "chrome://newtab"),
 ])
 def test_shortcuts_cannot_open_browser_pages(http: httpx.Client, tab: str, pages: str, key: str, opens: str) -> None:
-    on_page(http, tab, f"{pages}/index.html")  # the page stays: one load for the three keys
+    open_page(http, tab, f"{pages}/index.html")
     before = len(http.get("/tabs").json()["tabs"])
     out = press(http, tab, key)
     assert any(u.startswith(opens) for u in out.get("blockedBrowserPages", [])), out
@@ -106,7 +105,7 @@ def test_control_h_on_a_blank_tab_takes_it_back(own: tuple[httpx.Client, Any, Pa
 
 
 def test_a_download_is_refused_at_once_by_default(http: httpx.Client, tab: str, pages: str) -> None:
-    on_page(http, tab, f"{pages}/index.html")
+    open_page(http, tab, f"{pages}/index.html")
     started = time.monotonic()
     res = http.post(f"/tabs/{tab}/navigate", json={"url": f"{pages}/attachment.bin"})
     assert time.monotonic() - started < 5  # it used to wait out the 30 s navigation timeout
