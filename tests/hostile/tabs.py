@@ -23,19 +23,21 @@ from tests.hostile.conftest import HostileBridge
 SECURITY = ("allow_evaluate", "allow_network_intercept", "allow_upload")
 
 
-def on_session_bridge(server: ServerThread) -> Iterator[HostileBridge]:
+def on_session_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
     """The session bridge as a module's hostile bridge, evaluate, network interception and uploads
-    allowed for the module."""
-    browser = server.server.config.app.state.browser
-    with pytest.MonkeyPatch.context() as patch, httpx.Client(base_url=server.url, timeout=60) as client:
+    allowed for the module. A module takes it as its ``hostile_bridge``:
+    ``hostile_bridge = pytest.fixture(scope="module", name="hostile_bridge")(on_session_bridge)``."""
+    browser = bridge_server.server.config.app.state.browser
+    with pytest.MonkeyPatch.context() as patch, httpx.Client(base_url=bridge_server.url, timeout=60) as client:
         for name in SECURITY:
             patch.setattr(browser.config.security, name, True)
         yield HostileBridge(client, browser, Path(browser.config.server.state_dir))
 
 
-def module_tab(bridge: HostileBridge) -> Iterator[str]:
-    res = bridge.client.post("/tab", json={"action": "new"})
+def module_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
+    """One tab for the module: ``new_tab = pytest.fixture(scope="module", name="new_tab")(module_tab)``."""
+    res = hostile_bridge.client.post("/tab", json={"action": "new"})
     assert res.status_code == 200, res.text
     tab_id = res.json()["tabId"]
     yield tab_id
-    bridge.client.post("/close", json={"tabId": tab_id})
+    hostile_bridge.client.post("/close", json={"tabId": tab_id})

@@ -11,7 +11,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
 from tests.hostile.conftest import HostileBridge, healthy_during
 from tests.hostile.tabs import on_session_bridge
 
@@ -20,9 +19,7 @@ CAP = 1_000  # browser.maxSnapshotNodes for this module's tabs: small, so the te
 MEMORY_BOUND_MB = 150  # generous: the 100k buttons grew a bridge by 600 MB and kept most
 
 
-@pytest.fixture(scope="module")
-def hostile_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
-    yield from on_session_bridge(bridge_server)
+hostile_bridge = pytest.fixture(scope="module", name="hostile_bridge")(on_session_bridge)
 
 
 def rss_mb() -> float:

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
-from tests.hostile.conftest import HostileBridge
 from tests.hostile.tabs import on_session_bridge
 
 XHTML = ('<html xmlns="http://www.w3.org/1999/xhtml"><head><title>mocked</title></head>'
          "<body><p>hi</p><script>document.title = 'script ran'</script></body></html>")
 
 
-@pytest.fixture(scope="module")
-def hostile_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
-    yield from on_session_bridge(bridge_server)
+hostile_bridge = pytest.fixture(scope="module", name="hostile_bridge")(on_session_bridge)
 
 
 def test_a_fulfilled_xml_document_runs_no_script(open_bridge: httpx.Client, new_tab: str, pages: str) -> None:

@@ -6,24 +6,15 @@ it opened."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
-from tests.conftest import ServerThread
-from tests.hostile.conftest import HostileBridge, healthy_during
+from tests.hostile.conftest import healthy_during
 from tests.hostile.tabs import module_tab, on_session_bridge
 
 
-@pytest.fixture(scope="module")
-def hostile_bridge(bridge_server: ServerThread) -> Iterator[HostileBridge]:
-    yield from on_session_bridge(bridge_server)
-
-
-@pytest.fixture(scope="module")
-def new_tab(hostile_bridge: HostileBridge) -> Iterator[str]:
-    yield from module_tab(hostile_bridge)
+hostile_bridge = pytest.fixture(scope="module", name="hostile_bridge")(on_session_bridge)
+new_tab = pytest.fixture(scope="module", name="new_tab")(module_tab)
 
 
 def tab_ids(client: httpx.Client) -> set[str]:
