@@ -4,7 +4,8 @@
 #   docker run --rm -p 9867:9867 -e PINCHTAB_TOKEN=... pinchtab:0.1.0 server --bind 0.0.0.0
 # Two stages: the wheel is built from the source, and the runtime installs that wheel alone (what
 # `pip install pinchtab` gives a user; tests/e2e/test_wheel.py does the same install steps and
-# serves a page with it). Debian slim with Debian's own chromium (the browser the tests use).
+# serves a page with it). Debian slim with Debian's chromium-headless-shell: the image runs headless
+# only, and the shell is the browser a headless pinchtab picks (half the CPU per tab: docs/install.md).
 
 FROM python:3.11-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 \
@@ -22,10 +23,10 @@ ENV DEBIAN_FRONTEND=noninteractive \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# Unpinned on purpose: Debian's chromium gets security updates; rebuild the image to take them.
+# Unpinned on purpose: Debian's chromium packages get security updates; rebuild the image to take them.
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji ca-certificates \
+ && apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation fonts-noto-color-emoji ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 RUN groupadd --gid 10001 pinchtab \
@@ -42,7 +43,7 @@ RUN python -m venv /opt/pinchtab \
 USER 10001:10001
 ENV PATH=/opt/pinchtab/bin:$PATH \
     HOME=/home/pinchtab \
-    PINCHTAB_CHROME=/usr/lib/chromium/chromium \
+    PINCHTAB_CHROME=/usr/lib/chromium/chromium-headless-shell \
     PINCHTAB_STATE_DIR=/data/state \
     PINCHTAB_PORT=9867
 VOLUME ["/data"]

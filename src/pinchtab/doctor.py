@@ -84,12 +84,12 @@ def check_state_dir(state_dir: str) -> Check:
     return Check("state dir", True, f"{path} (writable)")
 
 
-def find_browser(binary: str | None) -> tuple[Check, str | None]:
+def find_browser(binary: str | None, *, headless_shell: bool = True) -> tuple[Check, str | None]:
     from pinchtab.cdp.chrome_paths import install_hint
     from pinchtab.cdp.launcher import find_chrome
 
     try:
-        path = find_chrome(binary)
+        path = find_chrome(binary, headless_shell=headless_shell)
     except PinchtabError as exc:
         if binary or os.environ.get("PINCHTAB_CHROME"):
             fix = ("point PINCHTAB_CHROME (config browser.binary) at an executable Chrome or Chromium, "
@@ -171,8 +171,9 @@ def run_checks(load: Callable[[], Any], *, headless: bool = True) -> list[Check]
     checks = [check_python(), check_package()]
     config_check, config = check_config(load)
     checks.append(config_check)
-    binary = config.browser.binary if config is not None else None
-    found, path = find_browser(binary)
+    browser = config.browser if config is not None else None
+    found, path = find_browser(browser.binary if browser else None,
+                               headless_shell=browser.headless and browser.headless_shell if browser else True)
     checks.append(found)
     if headless and path is not None:
         checks.append(check_headless(path, list(config.browser.extra_args) if config is not None else []))

@@ -1,7 +1,8 @@
 """Issue 16 on a real Chromium: the browser's own pages stay shut, input is bounded and checked,
 downloads are refused by default. Uses the shared bridge of tests/conftest.py (one tab for the
 module's tests), and one bridge of its own for what needs another config (downloads allowed, a tab
-cap, a crash) and for a blank tab (its browser's first, where a blank tab is the point)."""
+cap, a crash), for a blank tab (its browser's first, where a blank tab is the point) and for the
+keyboard shortcuts that open browser pages: the full browser's (the default headless shell has none)."""
 
 from __future__ import annotations
 
@@ -23,13 +24,15 @@ tab = pytest.fixture(scope="module", name="tab")(open_tab)
 
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Any, Path]]:
-    """A bridge with downloads allowed into its own state dir; its client, browser and state dir.
-    The crash test, which kills its Chromium, is the last to use it."""
+    """A bridge on the full browser (browser.headlessShell false) with downloads allowed into its
+    own state dir; its client, browser and state dir. The crash test, which kills its Chromium, is
+    the last to use it."""
     from pinchtab.bridge.app import create_app
     from pinchtab.config import load_config
 
     state = tmp_path_factory.mktemp("hardening-state")
-    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowDownload": True}}, environ={})
+    config = load_config({"server": {"stateDir": str(state)}, "security": {"allowDownload": True},
+                          "browser": {"headlessShell": False}}, environ={})
     with ServerThread(create_app(config), free_port()) as server, httpx.Client(base_url=server.url, timeout=60) as c:
         yield c, server.server.config.app.state.browser, state
 
@@ -62,27 +65,6 @@ def ui_tabs(http: httpx.Client) -> list[str]:
     return [u for u in urls if u.startswith(("chrome", "view-source:", "devtools:"))]
 
 
-@pytest.mark.parametrize("key, opens", [
-    ("Control+h", "chrome://history"),
-    ("Control+u", "view-source:"),
-    ("Control+t", "chrome://newtab"),
-])
-def test_shortcuts_cannot_open_browser_pages(http: httpx.Client, tab: str, pages: str, key: str, opens: str) -> None:
-    open_page(http, tab, f"{pages}/index.html")
-    before = len(http.get("/tabs").json()["tabs"])
-    out = press(http, tab, key)
-    assert any(u.startswith(opens) for u in out.get("blockedBrowserPages", [])), out
-    assert "not exposed" in out["warning"]
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and (ui_tabs(http) or len(http.get("/tabs").json()["tabs"]) != before):
-        time.sleep(0.1)
-    assert not ui_tabs(http)
-    assert len(http.get("/tabs").json()["tabs"]) == before
-    # The agent's tab still shows its page and answers.
-    snap = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
-    assert snap.status_code == 200 and "Fixture" in snap.text or "Index" in snap.text, snap.text[:200]
-
-
 def test_control_h_on_a_blank_tab_takes_it_back(own: tuple[httpx.Client, Any, Path]) -> None:
     # On the active about:blank tab, Chromium shows history in the same tab: the tab comes back,
     # it is not lost. The tab: the first of the module's own browser, blank since it started (a
@@ -99,6 +81,30 @@ def test_control_h_on_a_blank_tab_takes_it_back(own: tuple[httpx.Client, Any, Pa
     listed = {t["id"]: t["url"] for t in http.get("/tabs").json()["tabs"]}
     assert listed.get(tab) == "about:blank", listed
     assert http.get(f"/tabs/{tab}/snapshot").status_code == 200
+
+
+@pytest.mark.parametrize("key, opens", [
+    ("Control+h", "chrome://history"),
+    ("Control+u", "view-source:"),
+    ("Control+t", "chrome://newtab"),
+])
+def test_shortcuts_cannot_open_browser_pages(own: tuple[httpx.Client, Any, Path], pages: str, key: str,
+                                             opens: str) -> None:
+    http = own[0]
+    tab = http.get("/tabs").json()["tabs"][0]["id"]  # the first tab, given back by the test above
+    open_page(http, tab, f"{pages}/index.html")
+    before = len(http.get("/tabs").json()["tabs"])
+    out = press(http, tab, key)
+    assert any(u.startswith(opens) for u in out.get("blockedBrowserPages", [])), out
+    assert "not exposed" in out["warning"]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (ui_tabs(http) or len(http.get("/tabs").json()["tabs"]) != before):
+        time.sleep(0.1)
+    assert not ui_tabs(http)
+    assert len(http.get("/tabs").json()["tabs"]) == before
+    # The agent's tab still shows its page and answers.
+    snap = http.get(f"/tabs/{tab}/snapshot", params={"format": "compact"})
+    assert snap.status_code == 200 and "Fixture" in snap.text or "Index" in snap.text, snap.text[:200]
 
 
 # -- downloads ------------------------------------------------------------------------------------

@@ -164,14 +164,14 @@ def test_dockerfile() -> None:
              if line.strip() and not line.strip().startswith("#")]
     text = "\n".join(lines)
     assert re.match(r"FROM (python:[\d.]+-slim-(bookworm|trixie)|debian:[\w.-]+-slim)\b", lines[0])
-    assert re.search(r"apt-get install -y --no-install-recommends chromium\b", text)
+    assert re.search(r"apt-get install -y --no-install-recommends chromium-headless-shell\b", text)
     user = next(line.split()[1] for line in lines if line.startswith("USER "))
     assert not user.startswith(("root", "0"))
     assert "HEALTHCHECK" in text and "/health" in text
     assert 'ENTRYPOINT ["pinchtab"]' in text
     cmd = json.loads([line[4:] for line in lines if line.startswith("CMD ")][-1])  # not the HEALTHCHECK one
     parses(cmd)
-    assert "PINCHTAB_CHROME=/usr/lib/chromium/chromium" in text
+    assert "PINCHTAB_CHROME=/usr/lib/chromium/chromium-headless-shell" in text
 
 
 def test_dockerfile_passes_hadolint() -> None:

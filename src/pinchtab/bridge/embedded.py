@@ -25,7 +25,7 @@ from collections.abc import Generator
 from typing import Any
 
 from pinchtab.cdp import prelaunch
-from pinchtab.cdp.launcher import find_chrome
+from pinchtab.cdp.launcher import browser_binary
 from pinchtab.config import Config
 from pinchtab.errors import BrowserError
 
@@ -128,7 +128,7 @@ def start(data: dict[str, Any]) -> InProcessBridge:  # OSError (errno EADDRINUSE
     sock = _bind(config.server.port)
     if not config.browser.cdp_url:
         try:
-            find_chrome(config.browser.binary)
+            browser_binary(config.browser)
         except BrowserError as exc:
             return InProcessBridge(None, sock, _Unlaunchable(exc))
     prelaunch.start_for(config.browser)

@@ -8,7 +8,7 @@ from pinchtab.cdp.connection import (
     Session,
     WebSocketTransport,
 )
-from pinchtab.cdp.launcher import ChromeProcess, find_chrome
+from pinchtab.cdp.launcher import ChromeProcess, browser_binary, find_chrome
 
 __all__ = [
     "BrowserGone",
@@ -18,5 +18,6 @@ __all__ = [
     "PipeTransport",
     "Session",
     "WebSocketTransport",
+    "browser_binary",
     "find_chrome",
 ]

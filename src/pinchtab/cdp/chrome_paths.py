@@ -3,7 +3,9 @@
 Searched in this order: the install paths of the platform (a system Chromium, then Google Chrome,
 Chrome for Testing, Edge), then Playwright's browser cache (``PLAYWRIGHT_BROWSERS_PATH``, else
 its default per platform; newest build first, a full Chromium before a headless shell), then the
-``PATH``. ``find_chrome`` in :mod:`pinchtab.cdp.launcher` puts ``browser.binary`` and
+``PATH``. For a headless run (``browser.headlessShell``) the headless shells come first: Chromium's
+engine without the browser's UI layer, half the CPU per tab of the full browser in its headless mode
+(bench/tab_cycle.py). ``find_chrome`` in :mod:`pinchtab.cdp.launcher` puts ``browser.binary`` and
 ``PINCHTAB_CHROME`` before all of them.
 """
 
@@ -31,6 +33,14 @@ LINUX_PATHS = (
     "/opt/microsoft/msedge/msedge",
     "/snap/bin/chromium",
     "/var/lib/flatpak/exports/bin/org.chromium.Chromium",
+)
+
+# Headless shells installed by a package (Debian's chromium-headless-shell; Chrome for Testing's
+# chrome-headless-shell unpacked in /opt).
+LINUX_SHELL_PATHS = (
+    "/usr/lib/chromium/chromium-headless-shell",
+    "/usr/bin/chromium-headless-shell",
+    "/opt/google/chrome-headless-shell/chrome-headless-shell",
 )
 
 # App bundles, in /Applications and ~/Applications.
@@ -64,6 +74,7 @@ PLAYWRIGHT_BINARIES = {
 }
 
 PATH_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "msedge")
+SHELL_PATH_NAMES = ("chromium-headless-shell", "chrome-headless-shell", "headless_shell")
 
 
 def platform_key(platform: str | None = None) -> str:
@@ -98,9 +109,15 @@ def _build(path: str) -> int:
 
 def playwright_binaries(platform: str, environ: Mapping[str, str], home: Path) -> list[str]:
     """The browsers in Playwright's cache: full Chromium builds newest first, then headless shells."""
+    full, shells = _playwright_builds(platform, environ, home)
+    return full + shells
+
+
+def _playwright_builds(platform: str, environ: Mapping[str, str], home: Path) -> tuple[list[str], list[str]]:
+    """Playwright's full Chromium builds and its headless shells, each newest first."""
     root = playwright_cache(platform, environ, home)
     if root is None:
-        return []
+        return [], []
     sep = "\\" if platform == "win32" else "/"
     found: list[str] = []
     for prefix in ("chromium-", "chromium_headless_shell-"):
@@ -109,7 +126,7 @@ def playwright_binaries(platform: str, environ: Mapping[str, str], home: Path) -
             found.extend(glob.glob(pattern))
     shell = [p for p in found if "headless_shell-" in p]
     full = [p for p in found if p not in shell]
-    return sorted(full, key=_build, reverse=True) + sorted(shell, key=_build, reverse=True)
+    return sorted(full, key=_build, reverse=True), sorted(shell, key=_build, reverse=True)
 
 
 def install_paths(platform: str, environ: Mapping[str, str], home: Path) -> list[str]:
@@ -123,12 +140,22 @@ def install_paths(platform: str, environ: Mapping[str, str], home: Path) -> list
 
 
 def candidates(platform: str | None = None, environ: Mapping[str, str] | None = None,
-               home: Path | None = None) -> list[str]:
-    """Every place searched for a browser on ``platform``, in order (the ``PATH`` aside)."""
+               home: Path | None = None, *, headless_shell: bool = False) -> list[str]:
+    """Every place searched for a browser on ``platform``, in order (the ``PATH`` aside); with
+    ``headless_shell``, the headless shells first."""
     key = platform_key(platform)
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
-    return install_paths(key, environ, home) + playwright_binaries(key, environ, home)
+    full, shells = _playwright_builds(key, environ, home)
+    if headless_shell:
+        installed = list(LINUX_SHELL_PATHS) if key == "linux" else []
+        return installed + shells + install_paths(key, environ, home) + full
+    return install_paths(key, environ, home) + full + shells
+
+
+def path_names(*, headless_shell: bool = False) -> tuple[str, ...]:
+    """The names looked up on the ``PATH``, in order."""
+    return SHELL_PATH_NAMES + PATH_NAMES if headless_shell else PATH_NAMES
 
 
 def _os_release(path: str = "/etc/os-release") -> dict[str, str]:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pinchtab.cdp.chrome_paths as chrome_paths
 from pinchtab.errors import BrowserError
@@ -46,23 +47,30 @@ def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def find_chrome(configured: str | None = None) -> str:
+def find_chrome(configured: str | None = None, *, headless_shell: bool = False) -> str:
     """The browser binary: the configured one, then ``PINCHTAB_CHROME``, then the platform's
-    install paths and Playwright's cache (:mod:`pinchtab.cdp.chrome_paths`), then the ``PATH``."""
+    install paths and Playwright's cache (:mod:`pinchtab.cdp.chrome_paths`), then the ``PATH``;
+    with ``headless_shell``, a headless shell wherever one is before any full browser."""
     for candidate, source in ((configured, "browser.binary"), (os.environ.get("PINCHTAB_CHROME"), "PINCHTAB_CHROME")):
         if candidate:
             path = shutil.which(candidate) or candidate
             if _executable(path):
                 return path
             raise BrowserError(f"{source} is set to {candidate!r}, which is not an executable file", "chrome_not_found")
-    for path in chrome_paths.candidates():
+    for path in chrome_paths.candidates(headless_shell=headless_shell):
         if _executable(path):
             return path
-    for name in chrome_paths.PATH_NAMES:
+    for name in chrome_paths.path_names(headless_shell=headless_shell):
         path = shutil.which(name)
         if path:
             return path
     raise BrowserError(f"No Chrome or Chromium found; {chrome_paths.install_hint()}", "chrome_not_found")
+
+
+def browser_binary(browser: Any) -> str:
+    """The binary a ``BrowserConfig`` launches: a headless shell first when it runs headless with
+    ``headlessShell`` on (the default)."""
+    return find_chrome(browser.binary, headless_shell=browser.headless and browser.headless_shell)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pinchtab.cdp.launcher import ChromeProcess, find_chrome
+from pinchtab.cdp.launcher import ChromeProcess, browser_binary
 from pinchtab.errors import BrowserError
 
 _waiting: tuple[tuple[Any, ...], ChromeProcess] | None = None
@@ -38,7 +38,7 @@ def start_for(browser: Any) -> None:
     if browser.cdp_url:
         return
     with contextlib.suppress(BrowserError, OSError):
-        start(find_chrome(browser.binary), headless=browser.headless, user_data_dir=browser.profile_dir,
+        start(browser_binary(browser), headless=browser.headless, user_data_dir=browser.profile_dir,
               extra_args=browser.extra_args)
 
 

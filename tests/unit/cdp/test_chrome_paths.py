@@ -84,6 +84,32 @@ def test_find_chrome_falls_back_to_playwrights_cache(nowhere: Path) -> None:
     assert launcher.find_chrome() == pw
 
 
+def test_a_headless_run_looks_for_a_headless_shell_first(tmp_path: Path) -> None:
+    paths = chrome_paths.candidates("linux", {}, tmp_path, headless_shell=True)
+    assert paths.index("/usr/lib/chromium/chromium-headless-shell") < paths.index("/usr/lib/chromium/chromium")
+    assert "/usr/lib/chromium/chromium-headless-shell" not in chrome_paths.candidates("linux", {}, tmp_path)
+    cache = tmp_path / ".cache" / "ms-playwright"
+    full = make_exe(cache / "chromium-1200" / "chrome-linux64" / "chrome")
+    shell = make_exe(cache / "chromium_headless_shell-1200" / "chrome-headless-shell-linux64" / "chrome-headless-shell")
+    shells_first = chrome_paths.candidates("linux", {}, tmp_path, headless_shell=True)
+    assert shells_first.index(shell) < shells_first.index("/usr/lib/chromium/chromium") < shells_first.index(full)
+    assert chrome_paths.candidates("linux", {}, tmp_path)[-2:] == [full, shell]  # a shell only as a last resort
+    assert chrome_paths.path_names(headless_shell=True)[0] == "chromium-headless-shell"
+    assert "chrome-headless-shell" not in chrome_paths.path_names()
+
+
+def test_the_config_picks_the_shell_only_for_a_headless_run(nowhere: Path) -> None:
+    from pinchtab.config import load_config
+
+    full = make_exe(nowhere / ".cache" / "ms-playwright" / "chromium-1148" / "chrome-linux" / "chrome")
+    shell = make_exe(nowhere / ".cache" / "ms-playwright" / "chromium_headless_shell-1148" / "chrome-linux" / "headless_shell")
+    assert launcher.browser_binary(load_config({}, environ={}).browser) == shell
+    assert launcher.browser_binary(load_config({"browser": {"headless": False}}, environ={}).browser) == full
+    assert launcher.browser_binary(load_config({"browser": {"headlessShell": False}}, environ={}).browser) == full
+    mine = make_exe(nowhere / "bin" / "my-chrome")
+    assert launcher.browser_binary(load_config({"browser": {"binary": mine}}, environ={}).browser) == mine
+
+
 def test_configured_binary_and_env_come_first(nowhere: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_exe(nowhere / ".cache" / "ms-playwright" / "chromium-1148" / "chrome-linux" / "chrome")
     mine = make_exe(nowhere / "bin" / "my-chrome")

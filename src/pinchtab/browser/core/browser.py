@@ -16,7 +16,7 @@ from pinchtab.browser.core.tab_lifecycle import IdleCloser
 from pinchtab.browser.core.tab_restore import TabRestore
 from pinchtab.cdp import prelaunch
 from pinchtab.browser.core.ui_guard import UiGuard, is_browser_ui
-from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, find_chrome
+from pinchtab.cdp import BrowserGone, CDPError, ChromeProcess, Connection, PipeTransport, Session, WebSocketTransport, browser_binary
 from pinchtab.config import Config
 from pinchtab.errors import BrowserError, Forbidden, NotFound, NotReady, TooMany
 from pinchtab.find import IntentCache
@@ -84,7 +84,7 @@ class Browser:
             transport: Any = WebSocketTransport(await _browser_ws_url(cfg.cdp_url))
             await transport.start()
         else:
-            binary = find_chrome(cfg.binary)
+            binary = browser_binary(cfg)
             launch = {"headless": cfg.headless, "user_data_dir": cfg.profile_dir, "extra_args": cfg.extra_args}
             self.process = prelaunch.take(binary, **launch) or await ChromeProcess.launch(binary, **launch)
             transport = PipeTransport(self.process.write_fd, self.process.read_fd)
