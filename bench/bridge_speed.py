@@ -57,7 +57,8 @@ async def start_to_first_snapshot(pages: str) -> tuple[float, float]:
     from pinchtab.config import load_config
 
     t0 = time.perf_counter()
-    browser = Browser(load_config(environ={}))
+    # PINCHTAB_BROWSER_HEADLESS_SHELL=false: the full browser here too (the bridge process reads it).
+    browser = Browser(load_config(environ={k: v for k, v in os.environ.items() if k == "PINCHTAB_BROWSER_HEADLESS_SHELL"}))
     await browser.start()
     ready = (time.perf_counter() - t0) * 1000
     async with browser.use_tab(None, create=True) as tab:
