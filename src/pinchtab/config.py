@@ -114,7 +114,7 @@ class SecurityConfig(_Section):
 class BrowserConfig(_Section):
     binary: str | None = None
     headless: bool = True
-    headless_shell: bool = True  # Chromium's headless shell when installed: half the CPU a tab (docs/install.md)
+    headless_shell: bool = True  # Headless runs use Chromium's headless shell if installed (half the CPU per tab).
     # Chrome user-data dir; a fresh temporary one when unset.
     profile_dir: str | None = None
     # Attach to a running Chrome (ws://... or http://host:port) instead of launching one.
