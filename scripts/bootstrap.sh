@@ -22,7 +22,11 @@ if [ -z "${PINCHTAB_CHROME:-}" ] && { [ ! -x /usr/lib/chromium/chromium ] || [ !
   if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo_cmd apt-get update -qq >/dev/null
-  $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell fonts-liberation >/dev/null
+  # Both at once: the shell needs the chromium-common of its own version.
+  if ! $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell fonts-liberation >/dev/null; then
+    [ -x /usr/lib/chromium/chromium ] || exit 1
+    echo "bootstrap: chromium-headless-shell did not install; headless runs use the full chromium" >&2
+  fi
 fi
 
 python=${PYTHON:-python3}
