@@ -35,12 +35,11 @@ LINUX_PATHS = (
     "/var/lib/flatpak/exports/bin/org.chromium.Chromium",
 )
 
-# Headless shells installed by a package (Debian's chromium-headless-shell; Chrome for Testing's
-# chrome-headless-shell unpacked in /opt).
+# Headless shells installed by a package (Debian's chromium-headless-shell: the real binary, then
+# its wrapper). Chrome for Testing's chrome-headless-shell comes as an archive: on the PATH.
 LINUX_SHELL_PATHS = (
     "/usr/lib/chromium/chromium-headless-shell",
     "/usr/bin/chromium-headless-shell",
-    "/opt/google/chrome-headless-shell/chrome-headless-shell",
 )
 
 # App bundles, in /Applications and ~/Applications.
@@ -140,22 +139,26 @@ def install_paths(platform: str, environ: Mapping[str, str], home: Path) -> list
 
 
 def candidates(platform: str | None = None, environ: Mapping[str, str] | None = None,
-               home: Path | None = None, *, headless_shell: bool = False) -> list[str]:
-    """Every place searched for a browser on ``platform``, in order (the ``PATH`` aside); with
-    ``headless_shell``, the headless shells first."""
-    key = platform_key(platform)
-    environ = os.environ if environ is None else environ
-    home = Path.home() if home is None else home
+               home: Path | None = None) -> list[str]:
+    """Every place searched for a browser on ``platform``, in order (the ``PATH`` aside): a
+    headless shell of Playwright's only after every full browser."""
+    key, environ, home = _where(platform, environ, home)
     full, shells = _playwright_builds(key, environ, home)
-    if headless_shell:
-        installed = list(LINUX_SHELL_PATHS) if key == "linux" else []
-        return installed + shells + install_paths(key, environ, home) + full
     return install_paths(key, environ, home) + full + shells
 
 
-def path_names(*, headless_shell: bool = False) -> tuple[str, ...]:
-    """The names looked up on the ``PATH``, in order."""
-    return SHELL_PATH_NAMES + PATH_NAMES if headless_shell else PATH_NAMES
+def shell_candidates(platform: str | None = None, environ: Mapping[str, str] | None = None,
+                     home: Path | None = None) -> list[str]:
+    """The places searched first for a headless run's headless shell (``SHELL_PATH_NAMES`` on
+    the ``PATH`` next, then everything ``candidates`` lists)."""
+    key, environ, home = _where(platform, environ, home)
+    installed = list(LINUX_SHELL_PATHS) if key == "linux" else []
+    return installed + _playwright_builds(key, environ, home)[1]
+
+
+def _where(platform: str | None, environ: Mapping[str, str] | None,
+           home: Path | None) -> tuple[str, Mapping[str, str], Path]:
+    return platform_key(platform), os.environ if environ is None else environ, Path.home() if home is None else home
 
 
 def _os_release(path: str = "/etc/os-release") -> dict[str, str]:

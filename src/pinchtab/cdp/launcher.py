@@ -57,13 +57,14 @@ def find_chrome(configured: str | None = None, *, headless_shell: bool = False) 
             if _executable(path):
                 return path
             raise BrowserError(f"{source} is set to {candidate!r}, which is not an executable file", "chrome_not_found")
-    for path in chrome_paths.candidates(headless_shell=headless_shell):
-        if _executable(path):
-            return path
-    for name in chrome_paths.path_names(headless_shell=headless_shell):
-        path = shutil.which(name)
-        if path:
-            return path
+    shells = [(chrome_paths.shell_candidates(), chrome_paths.SHELL_PATH_NAMES)] if headless_shell else []
+    for paths, names in [*shells, (chrome_paths.candidates(), chrome_paths.PATH_NAMES)]:
+        for path in paths:
+            if _executable(path):
+                return path
+        for name in names:
+            if found := shutil.which(name):
+                return found
     raise BrowserError(f"No Chrome or Chromium found; {chrome_paths.install_hint()}", "chrome_not_found")
 
 

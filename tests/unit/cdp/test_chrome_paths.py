@@ -85,17 +85,24 @@ def test_find_chrome_falls_back_to_playwrights_cache(nowhere: Path) -> None:
 
 
 def test_a_headless_run_looks_for_a_headless_shell_first(tmp_path: Path) -> None:
-    paths = chrome_paths.candidates("linux", {}, tmp_path, headless_shell=True)
-    assert paths.index("/usr/lib/chromium/chromium-headless-shell") < paths.index("/usr/lib/chromium/chromium")
+    shells = chrome_paths.shell_candidates("linux", {}, tmp_path)
+    assert shells[:2] == ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"]
     assert "/usr/lib/chromium/chromium-headless-shell" not in chrome_paths.candidates("linux", {}, tmp_path)
     cache = tmp_path / ".cache" / "ms-playwright"
     full = make_exe(cache / "chromium-1200" / "chrome-linux64" / "chrome")
     shell = make_exe(cache / "chromium_headless_shell-1200" / "chrome-headless-shell-linux64" / "chrome-headless-shell")
-    shells_first = chrome_paths.candidates("linux", {}, tmp_path, headless_shell=True)
-    assert shells_first.index(shell) < shells_first.index("/usr/lib/chromium/chromium") < shells_first.index(full)
+    assert chrome_paths.shell_candidates("linux", {}, tmp_path)[-1] == shell
     assert chrome_paths.candidates("linux", {}, tmp_path)[-2:] == [full, shell]  # a shell only as a last resort
-    assert chrome_paths.path_names(headless_shell=True)[0] == "chromium-headless-shell"
-    assert "chrome-headless-shell" not in chrome_paths.path_names()
+    assert chrome_paths.shell_candidates("darwin", {}, tmp_path) == []  # no Playwright cache there
+
+
+def test_a_shell_on_the_path_comes_before_an_installed_full_browser(nowhere: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    full = make_exe(nowhere / "opt" / "chrome")
+    shell = make_exe(nowhere / "bin" / "chrome-headless-shell")
+    monkeypatch.setattr(chrome_paths, "install_paths", lambda *a: [full])
+    monkeypatch.setattr(launcher.shutil, "which", lambda name: shell if name == "chrome-headless-shell" else None)
+    assert launcher.find_chrome(headless_shell=True) == shell
+    assert launcher.find_chrome() == full
 
 
 def test_the_config_picks_the_shell_only_for_a_headless_run(nowhere: Path) -> None:

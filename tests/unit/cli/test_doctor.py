@@ -43,7 +43,8 @@ def test_all_pass_without_launch(env: Path) -> None:
 
 
 def test_a_hidden_chromium_fails_with_the_install_command(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chrome_paths, "candidates", lambda **kw: [])
+    monkeypatch.setattr(chrome_paths, "candidates", lambda: [])
+    monkeypatch.setattr(chrome_paths, "shell_candidates", lambda: [])
     monkeypatch.setattr(launcher.shutil, "which", lambda name: None)
     monkeypatch.setattr(chrome_paths, "_os_release", lambda path="": {"ID": "fedora"})
     check = by_name(doctor.run_checks(load_config))["chromium"]
