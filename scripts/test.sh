@@ -10,11 +10,15 @@
 # "Tests, docs and CI" section of docs/contributing.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/bootstrap.sh --dev
-
 site=$(mktemp -d)
 docs_log="$site.log"
-trap 'rm -rf "$site" "$docs_log"' EXIT
+browser_log="$site.browser.log"
+trap 'rm -rf "$site" "$docs_log" "$browser_log"' EXIT
+# On a fresh machine Chromium's packages install (apt) while .venv is made, the docs are built and
+# the tests collected: only the tests' run needs the browser.
+./scripts/install_chromium.sh >"$browser_log" 2>&1 &
+browser_pid=$!
+./scripts/bootstrap.sh --dev --no-browser
 # The docs build is CPU work of its own; it runs while pytest starts its workers and browsers.
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site" >"$docs_log" 2>&1 &
 docs_pid=$!
@@ -41,6 +45,12 @@ if ! compgen -G "tests/__pycache__/conftest.*-pytest-*.pyc" >/dev/null; then
     collect "$@"
   fi
 fi
+if ! wait "$browser_pid"; then
+  cat "$browser_log" >&2
+  echo "scripts/install_chromium.sh failed" >&2
+  exit 1
+fi
+cat "$browser_log" >&2
 status=0
 .venv/bin/python -m pytest -q -n "${PINCHTAB_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder -p no:schemathesis -p no:hypothesispytest "$@" \
   || status=$?
