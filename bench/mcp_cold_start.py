@@ -237,7 +237,11 @@ def main() -> None:
     base, httpd = serve()
     page = f"{base}/login.html"
     state_dir = tempfile.mkdtemp(prefix="pinchtab-cold-")
-    print(f"load average before: {load()}; {os.cpu_count()} cores; Chromium {CHROMIUM}")
+    from pinchtab.cdp.launcher import browser_binary
+    from pinchtab.config import load_config
+
+    print(f"load average before: {load()}; {os.cpu_count()} cores; pinchtab's Chromium "
+          f"{browser_binary(load_config(environ={}).browser)}, Playwright MCP's {CHROMIUM}")
     if cli is None:
         print(f"Playwright MCP: not installed in {args.playwright} (run with --install, or "
               f"`npm install --prefix {args.playwright} @playwright/mcp`); pinchtab only")
