@@ -38,7 +38,11 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.harness import free_port, serve  # noqa: E402
 
 PW_DIR = Path(tempfile.gettempdir()) / "pinchtab-bench-playwright-mcp"
-CHROMIUM = next((p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if os.path.exists(p)), None)
+# Playwright MCP launches the browser pinchtab's default launches (PINCHTAB_CHROME, or the headless
+# shell when installed, as Playwright itself picks for headless runs): the same Chromium both sides.
+CHROMIUM = os.environ.get("PINCHTAB_CHROME") or next(
+    (p for p in ("/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium", "/usr/bin/chromium")
+     if os.path.exists(p)), None)
 STEPS = ("initialize", "tools/list", "navigate")
 
 
