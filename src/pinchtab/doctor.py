@@ -84,14 +84,15 @@ def check_state_dir(state_dir: str) -> Check:
     return Check("state dir", True, f"{path} (writable)")
 
 
-def find_browser(binary: str | None, *, headless_shell: bool = True) -> tuple[Check, str | None]:
+def find_browser(browser: Any) -> tuple[Check, str | None]:
+    """The binary the ``BrowserConfig`` ``browser`` launches (pinchtab.cdp.launcher.browser_binary)."""
     from pinchtab.cdp.chrome_paths import install_hint
-    from pinchtab.cdp.launcher import find_chrome
+    from pinchtab.cdp.launcher import browser_binary
 
     try:
-        path = find_chrome(binary, headless_shell=headless_shell)
+        path = browser_binary(browser)
     except PinchtabError as exc:
-        if binary or os.environ.get("PINCHTAB_CHROME"):
+        if browser.binary or os.environ.get("PINCHTAB_CHROME"):
             fix = ("point PINCHTAB_CHROME (config browser.binary) at an executable Chrome or Chromium, "
                    "or unset it to search the usual places")
         else:
@@ -171,9 +172,9 @@ def run_checks(load: Callable[[], Any], *, headless: bool = True) -> list[Check]
     checks = [check_python(), check_package()]
     config_check, config = check_config(load)
     checks.append(config_check)
-    browser = config.browser if config is not None else None
-    found, path = find_browser(browser.binary if browser else None,
-                               headless_shell=browser.headless and browser.headless_shell if browser else True)
+    from pinchtab.config import BrowserConfig
+
+    found, path = find_browser(config.browser if config is not None else BrowserConfig())
     checks.append(found)
     if headless and path is not None:
         checks.append(check_headless(path, list(config.browser.extra_args) if config is not None else []))

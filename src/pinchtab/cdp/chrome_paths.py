@@ -106,14 +106,9 @@ def _build(path: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def playwright_binaries(platform: str, environ: Mapping[str, str], home: Path) -> list[str]:
-    """The browsers in Playwright's cache: full Chromium builds newest first, then headless shells."""
-    full, shells = _playwright_builds(platform, environ, home)
-    return full + shells
-
-
-def _playwright_builds(platform: str, environ: Mapping[str, str], home: Path) -> tuple[list[str], list[str]]:
-    """Playwright's full Chromium builds and its headless shells, each newest first."""
+def playwright_builds(platform: str, environ: Mapping[str, str], home: Path) -> tuple[list[str], list[str]]:
+    """The browsers in Playwright's cache: its full Chromium builds and its headless shells, each
+    newest first."""
     root = playwright_cache(platform, environ, home)
     if root is None:
         return [], []
@@ -143,7 +138,7 @@ def candidates(platform: str | None = None, environ: Mapping[str, str] | None = 
     """Every place searched for a browser on ``platform``, in order (the ``PATH`` aside): a
     headless shell of Playwright's only after every full browser."""
     key, environ, home = _where(platform, environ, home)
-    full, shells = _playwright_builds(key, environ, home)
+    full, shells = playwright_builds(key, environ, home)
     return install_paths(key, environ, home) + full + shells
 
 
@@ -153,7 +148,7 @@ def shell_candidates(platform: str | None = None, environ: Mapping[str, str] | N
     the ``PATH`` next, then everything ``candidates`` lists)."""
     key, environ, home = _where(platform, environ, home)
     installed = list(LINUX_SHELL_PATHS) if key == "linux" else []
-    return installed + _playwright_builds(key, environ, home)[1]
+    return installed + playwright_builds(key, environ, home)[1]
 
 
 def _where(platform: str | None, environ: Mapping[str, str] | None,

@@ -46,15 +46,14 @@ def test_playwright_cache_newest_full_build_first_then_headless_shells(tmp_path:
     new = make_exe(cache / "chromium-1148" / "chrome-linux" / "chrome")
     cft = make_exe(cache / "chromium-1200" / "chrome-linux64" / "chrome")
     shell = make_exe(cache / "chromium_headless_shell-1148" / "chrome-linux" / "headless_shell")
-    found = chrome_paths.playwright_binaries("linux", {}, tmp_path)
-    assert found == [cft, new, old, shell]
+    assert chrome_paths.playwright_builds("linux", {}, tmp_path) == ([cft, new, old], [shell])
 
 
 def test_playwright_browsers_path_and_xdg_cache(tmp_path: Path) -> None:
     custom = make_exe(tmp_path / "pw" / "chromium-1148" / "chrome-linux" / "chrome")
-    assert chrome_paths.playwright_binaries("linux", {"PLAYWRIGHT_BROWSERS_PATH": str(tmp_path / "pw")}, tmp_path) == [custom]
+    assert chrome_paths.playwright_builds("linux", {"PLAYWRIGHT_BROWSERS_PATH": str(tmp_path / "pw")}, tmp_path) == ([custom], [])
     xdg = make_exe(tmp_path / "xdg" / "ms-playwright" / "chromium-1" / "chrome-linux" / "chrome")
-    assert chrome_paths.playwright_binaries("linux", {"XDG_CACHE_HOME": str(tmp_path / "xdg")}, tmp_path) == [xdg]
+    assert chrome_paths.playwright_builds("linux", {"XDG_CACHE_HOME": str(tmp_path / "xdg")}, tmp_path) == ([xdg], [])
 
 
 def test_macos_app_bundles_and_playwright_cache(tmp_path: Path) -> None:
